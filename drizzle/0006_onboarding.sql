@@ -1,0 +1,1 @@
+ALTER TABLE "users" ADD COLUMN "scores_onboarding_offered_at" timestamp with time zone;

@@ -1,0 +1,237 @@
+import fs from "node:fs";
+import path from "node:path";
+import type { Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
+
+const REAL_FIXTURES = path.resolve(
+  path.dirname(new URL(import.meta.url).pathname),
+  "../../shared/fixtures/real",
+);
+
+/** A tRPC mutation as the signed-in page (its cookie), with the Origin the CSRF guard wants. */
+async function trpcMutation(page: Page, procedure: string, input: unknown): Promise<unknown> {
+  const origin = new URL(
+    page.url() === "about:blank" ? test.info().project.use.baseURL! : page.url(),
+  ).origin;
+  const response = await page.request.post(`/trpc/${procedure}`, {
+    data: input,
+    headers: { origin },
+  });
+  const body = (await response.json()) as { result?: { data?: unknown }; error?: unknown };
+  if (!response.ok()) throw new Error(`${procedure}: ${JSON.stringify(body.error)}`);
+  return body.result?.data;
+}
+
+function csvCell(value: string): string {
+  return /[",\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
+}
+
+function writeCsv(name: string, rows: string[][]): string {
+  const file = test.info().outputPath(name);
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, rows.map((row) => row.map(csvCell).join(",")).join("\r\n") + "\r\n");
+  return file;
+}
+
+/** The resolved dialog's results, read from the complete screen's stat tiles. */
+async function expectCount(page: Page, label: string, value: number) {
+  const tile = page
+    .getByLabel("Import results")
+    .locator("div")
+    .filter({ has: page.getByText(label, { exact: true }) });
+  await expect(tile.getByRole("definition")).toHaveText(String(value));
+}
+
+test("a CSV with one duplicate: resolved with Use Newer, counted, and found in Browse", async ({
+  page,
+  user,
+}) => {
+  void user;
+  const tag = `e2e${Date.now().toString(36)}`;
+  const year = new Date().getFullYear();
+  await page.goto("/import");
+
+  // The bank already holds (an older wording of) the first question, with the wrong answer.
+  const existingText = `Which medication is first line for acute mania during pregnancy? ${tag}`;
+  await trpcMutation(page, "questions.create", {
+    text: existingText,
+    options: { A: "Lithium", B: "Haloperidol", C: "Valproate", D: "Carbamazepine" },
+    correctAnswer: "A",
+    part: "1",
+    year,
+  });
+
+  const newText = `Which medication is first-line for acute mania during pregnancy? ${tag}`;
+  const file = writeCsv("questions.csv", [
+    ["Question", "Option A", "Option B", "Option C", "Option D", "Answer", "Category"],
+    [newText, "Lithium", "Haloperidol", "Valproate", "Carbamazepine", "B", "Psychopharmacology"],
+    [
+      `Which neurotransmitter is most associated with the reward pathway? ${tag}`,
+      "Serotonin",
+      "Dopamine",
+      "GABA",
+      "Glycine",
+      "B",
+      "Neuroscience",
+    ],
+    [
+      `Which scale rates the severity of tardive dyskinesia? ${tag}`,
+      "AIMS",
+      "HAM-D",
+      "YMRS",
+      "PANSS",
+      "A",
+      "Somatic Treatments",
+    ],
+    [`A row with a single option ${tag}`, "Only one", "", "", "", "A", "Other"],
+  ]);
+
+  // Step 1: the file input inside the drop zone.
+  await expect(page.getByRole("heading", { name: "Step 1: Upload" })).toBeVisible();
+  await expect(page.getByText("CSV files (.csv)")).toBeVisible();
+  await page.getByLabel("Choose a CSV or Excel file").setInputFiles(file);
+
+  // Step 2: preview and the auto-detected settings.
+  await expect(page.getByRole("heading", { name: "Step 2: Configure Import" })).toBeVisible();
+  const preview = page.getByRole("table", { name: "File preview" });
+  await expect(preview.getByRole("columnheader", { name: "Question" })).toBeVisible();
+  await expect(preview.getByRole("row")).toHaveCount(5);
+  await expect(page.getByLabel("Format Type")).toContainText("Question Per Row");
+  await expect(page.getByLabel("Question Column")).toHaveText("Question");
+  await expect(page.getByLabel("Option B Column")).toHaveText("Option B");
+  await expect(page.getByLabel("Answer Column (optional)")).toHaveText("Answer");
+  await expect(page.getByLabel("File includes category information")).toBeChecked();
+  await expect(page.getByLabel("PRITE Year")).toHaveText(String(year));
+  await page.getByRole("button", { name: "Next" }).click();
+
+  // Step 3: review, the summary, and the row that cannot become a question.
+  await expect(page.getByRole("heading", { name: "Step 3: Review Questions" })).toBeVisible();
+  await expect(page.getByText("Showing 3 of 3 questions")).toBeVisible();
+  await expect(page.getByText("Questions will be assigned to your account")).toBeVisible();
+  await expect(page.getByText("Categories will be imported")).toBeVisible();
+  await expect(page.getByText("Answers will be imported")).toBeVisible();
+  await expect(page.getByText("Row 5: at least options A and B are required")).toBeVisible();
+  await page.getByRole("button", { name: "Import Questions" }).click();
+
+  // Duplicate detection, then the dialog.
+  await expect(page.getByText("Duplicate Detection Complete")).toBeVisible();
+  await page.getByRole("button", { name: "Review Duplicates" }).click();
+  const dialog = page.getByRole("dialog", { name: "Duplicate Questions Detected" });
+  await expect(dialog).toBeVisible();
+  await expect(dialog.getByText("Question 1 of 1")).toBeVisible();
+  await expect(dialog.getByText(/Possible duplicate detected \(\d+% match\)/)).toBeVisible();
+  await expect(dialog.getByText(/Question text is \d+% similar/)).toBeVisible();
+  await expect(dialog.getByRole("region", { name: "Existing Question" })).toContainText(
+    existingText,
+  );
+  await expect(dialog.getByRole("region", { name: "New Question" })).toContainText(newText);
+  await dialog.getByLabel("Use Newer").check();
+  await dialog.getByRole("button", { name: "Apply & Continue" }).click();
+
+  // Complete: three questions, one duplicate merged, two created, one bad row.
+  await expect(page.getByRole("heading", { name: "Import Complete" })).toBeVisible();
+  await expect(page.getByText("Successfully imported 2 questions!")).toBeVisible();
+  await expectCount(page, "Total", 3);
+  await expectCount(page, "Duplicates", 1);
+  await expectCount(page, "Merged", 1);
+  await expectCount(page, "Imported", 2);
+  await expectCount(page, "Errors", 1);
+
+  await page.getByRole("link", { name: "View Questions" }).click();
+  await expect(page).toHaveURL(/\/browse$/);
+  await expect(page.getByRole("heading", { level: 1, name: "Browse Questions" })).toBeVisible();
+  // Use Newer put the file's wording and answer on the existing question: one copy, not two.
+  const search = page.getByRole("searchbox");
+  await search.fill(tag);
+  await search.press("Enter");
+  await expect(page.getByText(newText)).toHaveCount(1);
+  await expect(page.getByText(existingText)).toHaveCount(0);
+  await expect(
+    page.getByText(`Which neurotransmitter is most associated with the reward pathway? ${tag}`),
+  ).toBeVisible();
+  await expect(
+    page.getByText(`Which scale rates the severity of tardive dyskinesia? ${tag}`),
+  ).toBeVisible();
+});
+
+test("a real headerless CSV imports with the detected settings and no duplicates", async ({
+  page,
+  user,
+}) => {
+  void user;
+  await page.goto("/import");
+  await page
+    .getByLabel("Choose a CSV or Excel file")
+    .setInputFiles(path.join(REAL_FIXTURES, "mmlu_clinical_knowledge_dev.csv"));
+  await expect(page.getByLabel("Header Row")).toHaveText("No header row");
+  await expect(
+    page
+      .getByRole("table", { name: "File preview" })
+      .getByRole("columnheader", { name: "Column 1" }),
+  ).toBeVisible();
+  await page.getByRole("button", { name: "Next" }).click();
+  await expect(page.getByText("Showing 5 of 5 questions")).toBeVisible();
+  await page.getByRole("button", { name: "Import Questions" }).click();
+  await expect(page.getByText("No duplicates found. Proceeding with import.")).toBeVisible();
+  await expect(page.getByText("Successfully imported 5 questions!")).toBeVisible();
+  await expectCount(page, "Imported", 5);
+  await expectCount(page, "Errors", 0);
+
+  await page.getByRole("button", { name: "Import More Questions" }).click();
+  await expect(page.getByRole("heading", { name: "Step 1: Upload" })).toBeVisible();
+});
+
+test("a file that is not a spreadsheet is refused with the spec's message", async ({
+  page,
+  user,
+}) => {
+  void user;
+  await page.goto("/import");
+  const file = test.info().outputPath("notes.txt");
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, "1. Not a spreadsheet\nA. yes\nB. no\n");
+  await page.getByLabel("Choose a CSV or Excel file").setInputFiles(file);
+  await expect(
+    page.getByText("Unsupported file format. Please upload a CSV or Excel file."),
+  ).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Step 1: Upload" })).toBeVisible();
+});
+
+test("the Anki and PRITE Scores tabs", async ({ page, user }) => {
+  void user;
+  await page.goto("/import");
+  await page.getByRole("tab", { name: "Anki Import" }).click();
+  await expect(page.getByText(/coming soon/i).first()).toBeVisible();
+  await expect(page.getByText(/\.apkg/)).toBeVisible();
+  await page.getByRole("tab", { name: "PRITE Scores" }).click();
+  await expect(page.getByText("Track your performance over time")).toBeVisible();
+  await page.getByRole("link", { name: "Enter PRITE Scores" }).click();
+  await expect(page).toHaveURL(/\/settings\?tab=prite-scores$/);
+});
+
+test("SheetJS loads only for a workbook; every sheet of it can be chosen", async ({
+  page,
+  user,
+}) => {
+  void user;
+  const scripts: string[] = [];
+  page.on("request", (request) => {
+    if (request.resourceType() === "script") scripts.push(request.url());
+  });
+  await page.goto("/import");
+  await expect(page.getByRole("heading", { name: "Step 1: Upload" })).toBeVisible();
+  expect(scripts.filter((url) => /xlsx/i.test(url))).toEqual([]);
+
+  await page
+    .getByLabel("Choose a CSV or Excel file")
+    .setInputFiles(path.join(REAL_FIXTURES, "quizserver_multisheet_data.xlsx"));
+  await expect(page.getByRole("heading", { name: "Step 2: Configure Import" })).toBeVisible();
+  expect(scripts.filter((url) => /xlsx/i.test(url)).length).toBeGreaterThan(0);
+  const sheet = page.getByLabel("Sheet");
+  await expect(sheet).toHaveText("Demo Questions");
+  await sheet.click();
+  await page.getByRole("option", { name: "Tesla Coils", exact: true }).click();
+  await expect(page.getByText(/sheet Tesla Coils/)).toBeVisible();
+  await page.getByRole("button", { name: "Next" }).click();
+  await expect(page.getByText("Showing 6 of 6 questions")).toBeVisible();
+});

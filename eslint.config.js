@@ -1,0 +1,58 @@
+import js from "@eslint/js";
+import tseslint from "typescript-eslint";
+import reactHooks from "eslint-plugin-react-hooks";
+import globals from "globals";
+
+export default tseslint.config(
+  {
+    ignores: [
+      "dist",
+      "data",
+      "node_modules",
+      "drizzle",
+      "src/web/routeTree.gen.ts",
+      "test-results",
+      "playwright-report",
+      ".tmp",
+    ],
+  },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.node, ...globals.browser } },
+    rules: {
+      "@typescript-eslint/no-unused-vars": [
+        "error",
+        { argsIgnorePattern: "^_", varsIgnorePattern: "^_" },
+      ],
+    },
+  },
+  {
+    files: ["src/web/**/*.{ts,tsx}"],
+    plugins: { "react-hooks": reactHooks },
+    rules: {
+      "react-hooks/rules-of-hooks": "error",
+      "react-hooks/exhaustive-deps": "warn",
+    },
+  },
+  {
+    files: ["src/core/**/*.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              group: ["node:*", "fs", "path", "crypto", "os"],
+              message: "src/core is isomorphic: no Node built-ins.",
+            },
+            {
+              group: ["**/server/**", "**/web/**", "drizzle-orm", "drizzle-orm/*", "react"],
+              message: "src/core stays pure.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+);

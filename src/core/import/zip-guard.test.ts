@@ -1,0 +1,228 @@
+// Tests run only in Node: reading fixtures and deflating test archives needs its built-ins.
+/* eslint-disable no-restricted-imports */
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { deflateRawSync } from "node:zlib";
+/* eslint-enable no-restricted-imports */
+import { describe, expect, it } from "vitest";
+import { FILE_TOO_LARGE_MESSAGE, ImportError, UNSUPPORTED_FORMAT_MESSAGE } from "./errors";
+import { readSpreadsheet } from "./workbook";
+import { checkUpload, guardZip, inspectZip, isCfb, isZip, ZIP_MESSAGES } from "./zip-guard";
+
+const REAL = path.resolve(__dirname, "../../../../shared/fixtures/real");
+
+interface EntrySpec {
+  name: string;
+  data: Uint8Array;
+  method?: 0 | 8;
+  /** Uncompressed size written in the headers, when it should lie. */
+  declaredSize?: number;
+  flags?: number;
+  methodInHeader?: number;
+}
+
+const deflated = new WeakMap<Uint8Array, Buffer>();
+function deflate(data: Uint8Array): Buffer {
+  let out = deflated.get(data);
+  if (!out) {
+    out = deflateRawSync(data);
+    deflated.set(data, out);
+  }
+  return out;
+}
+
+/** A minimal ZIP writer, so each test can build exactly the archive it needs. */
+function buildZip(entries: EntrySpec[]): Uint8Array {
+  const locals: Buffer[] = [];
+  const centrals: Buffer[] = [];
+  let offset = 0;
+  for (const e of entries) {
+    const method = e.method ?? 8;
+    const body = method === 8 ? deflate(e.data) : Buffer.from(e.data);
+    const name = Buffer.from(e.name, "utf8");
+    const size = e.declaredSize ?? e.data.length;
+    const header = Buffer.alloc(30);
+    header.writeUInt32LE(0x04034b50, 0);
+    header.writeUInt16LE(20, 4);
+    header.writeUInt16LE(e.flags ?? 0, 6);
+    header.writeUInt16LE(e.methodInHeader ?? method, 8);
+    header.writeUInt32LE(body.length, 18);
+    header.writeUInt32LE(size, 22);
+    header.writeUInt16LE(name.length, 26);
+    locals.push(header, name, body);
+    const central = Buffer.alloc(46);
+    central.writeUInt32LE(0x02014b50, 0);
+    central.writeUInt16LE(20, 4);
+    central.writeUInt16LE(20, 6);
+    central.writeUInt16LE(e.flags ?? 0, 8);
+    central.writeUInt16LE(e.methodInHeader ?? method, 10);
+    central.writeUInt32LE(body.length, 20);
+    central.writeUInt32LE(size, 24);
+    central.writeUInt16LE(name.length, 28);
+    central.writeUInt32LE(offset, 42);
+    centrals.push(central, name);
+    offset += 30 + name.length + body.length;
+  }
+  const cd = Buffer.concat(centrals);
+  const eocd = Buffer.alloc(22);
+  eocd.writeUInt32LE(0x06054b50, 0);
+  eocd.writeUInt16LE(entries.length, 8);
+  eocd.writeUInt16LE(entries.length, 10);
+  eocd.writeUInt32LE(cd.length, 12);
+  eocd.writeUInt32LE(offset, 16);
+  return new Uint8Array(Buffer.concat([...locals, cd, eocd]));
+}
+
+function importErrorOf(fn: () => unknown): ImportError {
+  try {
+    fn();
+  } catch (error) {
+    expect(error).toBeInstanceOf(ImportError);
+    return error as ImportError;
+  }
+  throw new Error("expected an ImportError");
+}
+
+async function asyncImportErrorOf(promise: Promise<unknown>): Promise<ImportError> {
+  try {
+    await promise;
+  } catch (error) {
+    expect(error).toBeInstanceOf(ImportError);
+    return error as ImportError;
+  }
+  throw new Error("expected an ImportError");
+}
+
+describe("checkUpload", () => {
+  it("accepts .csv, .xls and .xlsx in any case", () => {
+    expect(checkUpload("q.csv", 10)).toBe("csv");
+    expect(checkUpload("Q.CSV", 10)).toBe("csv");
+    expect(checkUpload("bank.Xls", 10)).toBe("xls");
+    expect(checkUpload("my.file.XLSX", 10)).toBe("xlsx");
+  });
+
+  it("refuses other extensions with the spec's message", () => {
+    for (const name of ["q.txt", "deck.apkg", "q.xlsm", "q.csv.exe", "csv", "", "q.", "xlsx.pdf"]) {
+      expect(importErrorOf(() => checkUpload(name, 10)).message).toBe(UNSUPPORTED_FORMAT_MESSAGE);
+    }
+  });
+
+  it("refuses files larger than 10 MB", () => {
+    expect(checkUpload("q.csv", 10 * 1024 * 1024)).toBe("csv");
+    expect(importErrorOf(() => checkUpload("q.xlsx", 10 * 1024 * 1024 + 1)).message).toBe(
+      FILE_TOO_LARGE_MESSAGE,
+    );
+  });
+});
+
+describe("inspectZip", () => {
+  it("reads the directory of real workbooks", () => {
+    for (const file of [
+      "quizserver_science_quiz_giselle.xlsx",
+      "quizserver_multisheet_data.xlsx",
+    ]) {
+      const bytes = new Uint8Array(readFileSync(path.join(REAL, file)));
+      expect(isZip(bytes)).toBe(true);
+      expect(isCfb(bytes)).toBe(false);
+      const entries = inspectZip(bytes);
+      expect(entries.length).toBeGreaterThan(5);
+      for (const e of entries) expect(e.uncompressedSize).toBeGreaterThanOrEqual(0);
+    }
+  });
+
+  it("accepts a small well-formed archive", async () => {
+    const zip = buildZip([
+      { name: "a.xml", data: new TextEncoder().encode("<a/>".repeat(100)) },
+      { name: "b.bin", data: new Uint8Array([1, 2, 3]), method: 0 },
+    ]);
+    expect(inspectZip(zip)).toHaveLength(2);
+    await expect(guardZip(zip)).resolves.toBeUndefined();
+  });
+
+  it("refuses truncated or invalid archives", () => {
+    const good = buildZip([{ name: "a.xml", data: new Uint8Array(1000) }]);
+    const cases = [
+      new Uint8Array(0),
+      new Uint8Array([0x50, 0x4b, 3, 4]),
+      good.slice(0, good.length - 10), // EOCD cut
+      good.slice(0, 40), // data cut, no directory
+      new TextEncoder().encode("PK\u0003\u0004 this is not a zip at all"),
+    ];
+    for (const bytes of cases) {
+      expect(importErrorOf(() => inspectZip(bytes)).message).toBe(ZIP_MESSAGES.damaged);
+    }
+  });
+
+  it("refuses a directory that points outside the file", () => {
+    const zip = buildZip([{ name: "a.xml", data: new Uint8Array(10) }]);
+    const view = new DataView(zip.buffer, zip.byteOffset, zip.byteLength);
+    view.setUint32(zip.length - 22 + 16, 0xfffffff0, true);
+    expect(importErrorOf(() => inspectZip(zip)).message).toBe(ZIP_MESSAGES.damaged);
+  });
+
+  it("refuses more than 1,000 entries", () => {
+    const entries = Array.from({ length: 1001 }, (_, k) => ({
+      name: `f${k}`,
+      data: new Uint8Array(0),
+      method: 0 as const,
+    }));
+    expect(importErrorOf(() => inspectZip(buildZip(entries))).message).toBe(
+      ZIP_MESSAGES.tooManyEntries,
+    );
+    expect(inspectZip(buildZip(entries.slice(0, 1000)))).toHaveLength(1000);
+  });
+
+  it("refuses more than 100 MB once expanded", () => {
+    // 0.9 MB parts stay under the ratio rule (it starts at 1 MB) but add up past 100 MB.
+    const part = new Uint8Array(900 * 1024);
+    const entries = Array.from({ length: 115 }, (_, k) => ({ name: `p${k}`, data: part }));
+    expect(importErrorOf(() => inspectZip(buildZip(entries))).message).toBe(ZIP_MESSAGES.tooLarge);
+  });
+
+  it("refuses an entry that expands more than 100 times", () => {
+    const zip = buildZip([{ name: "bomb.xml", data: new Uint8Array(5 * 1024 * 1024) }]);
+    expect(importErrorOf(() => inspectZip(zip)).message).toBe(ZIP_MESSAGES.ratio);
+  });
+
+  it("lets small, highly compressible parts through", () => {
+    const zip = buildZip([{ name: "styles.xml", data: new Uint8Array(512 * 1024) }]);
+    expect(inspectZip(zip)).toHaveLength(1);
+  });
+
+  it("refuses encrypted entries and unknown compression methods", () => {
+    const encrypted = buildZip([{ name: "a", data: new Uint8Array(10), flags: 1 }]);
+    expect(importErrorOf(() => inspectZip(encrypted)).message).toBe(ZIP_MESSAGES.encrypted);
+    const bzip = buildZip([{ name: "a", data: new Uint8Array(10), method: 0, methodInHeader: 12 }]);
+    expect(importErrorOf(() => inspectZip(bzip)).message).toBe(ZIP_MESSAGES.method);
+  });
+});
+
+describe("guardZip", () => {
+  it("catches an entry that lies about its size", async () => {
+    // Declares 1,000 bytes (ratio 1:1, nothing suspicious) but inflates to 5 MB.
+    const liar = buildZip([
+      { name: "sheet.xml", data: new Uint8Array(5 * 1024 * 1024), declaredSize: 1000 },
+    ]);
+    expect(inspectZip(liar)).toHaveLength(1);
+    const error = await asyncImportErrorOf(guardZip(liar));
+    expect(error.message).toBe(ZIP_MESSAGES.damaged);
+  });
+
+  it("catches a corrupt deflate stream", async () => {
+    const zip = buildZip([{ name: "a.xml", data: new TextEncoder().encode("hello ".repeat(50)) }]);
+    // Overwrite the compressed bytes (after the 30-byte header and 5-byte name) with garbage.
+    zip.fill(0xff, 35, 45);
+    const error = await asyncImportErrorOf(guardZip(zip));
+    expect(error.message).toBe(ZIP_MESSAGES.damaged);
+  });
+
+  it("keeps a lying archive away from SheetJS", async () => {
+    const liar = buildZip([
+      { name: "xl/worksheets/sheet1.xml", data: new Uint8Array(8 * 1024 * 1024), declaredSize: 10 },
+    ]);
+    const started = performance.now();
+    const error = await asyncImportErrorOf(readSpreadsheet("bomb.xlsx", liar));
+    expect(error.message).toBe(ZIP_MESSAGES.damaged);
+    expect(performance.now() - started).toBeLessThan(2000);
+  });
+});

@@ -1,0 +1,6 @@
+export * from "./common";
+export * from "./auth";
+export * from "./question";
+export * from "./priteScore";
+export * from "./importSettings";
+export * from "./study";

@@ -1,0 +1,67 @@
+import { z } from "zod";
+import {
+  DIFFICULTY,
+  DUE_PAGE,
+  LIMITS,
+  MAX_TIME_SPENT_MS,
+  NUM_CORRECT_ANSWERS_MAX,
+  type Difficulty,
+} from "../constants";
+import { ZOptionLetter } from "./common";
+
+export const STUDY_MESSAGES = {
+  DIFFICULTY: "Difficulty must be 0 (Hard), 1 (Medium) or 2 (Easy)",
+  SELECTION_EMPTY: "Please select an answer",
+  SELECTION_LONG: `At most ${NUM_CORRECT_ANSWERS_MAX} answers can be selected`,
+  SELECTION_REPEATED: "Each answer can be selected only once",
+  QUESTION_ID: "Question id must be a valid id",
+  TIME_SPENT: "Time spent must be a whole number of milliseconds from 0",
+} as const;
+
+/** PATCH /questions/{id}/study (SPEC §7): Hard 0, Medium 1, Easy 2, and nothing else. */
+export const ZDifficulty = z.union(
+  [z.literal(DIFFICULTY.HARD), z.literal(DIFFICULTY.MEDIUM), z.literal(DIFFICULTY.EASY)],
+  { error: STUDY_MESSAGES.DIFFICULTY },
+);
+export type TDifficulty = Difficulty;
+
+export const ZQuestionId = z.uuid({ error: STUDY_MESSAGES.QUESTION_ID });
+
+export const ZRateInput = z.object({ questionId: ZQuestionId, difficulty: ZDifficulty });
+export type TRateInput = z.output<typeof ZRateInput>;
+
+/**
+ * One answer. Correctness is decided by the server from the stored answers (DESIGN §7), so the client
+ * sends only what was selected.
+ */
+export const ZAnswerInput = z.object({
+  questionId: ZQuestionId,
+  selected: z
+    .array(ZOptionLetter, { error: STUDY_MESSAGES.SELECTION_EMPTY })
+    .min(1, STUDY_MESSAGES.SELECTION_EMPTY)
+    .max(NUM_CORRECT_ANSWERS_MAX, STUDY_MESSAGES.SELECTION_LONG)
+    .refine(
+      (letters) => new Set(letters).size === letters.length,
+      STUDY_MESSAGES.SELECTION_REPEATED,
+    ),
+  // Capped rather than refused: the answer itself is worth keeping when a tab was left open.
+  timeSpentMs: z
+    .number({ error: STUDY_MESSAGES.TIME_SPENT })
+    .int(STUDY_MESSAGES.TIME_SPENT)
+    .min(0, STUDY_MESSAGES.TIME_SPENT)
+    .transform((ms) => Math.min(ms, MAX_TIME_SPENT_MS)),
+});
+export type TAnswerInput = z.output<typeof ZAnswerInput>;
+
+/** The due list's page (DESIGN §7: default 50, at most 500) and optional category. */
+export const ZDueQuery = z.object({
+  category: z.string().trim().max(LIMITS.CATEGORY).optional(),
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(DUE_PAGE.MAX, `At most ${DUE_PAGE.MAX} questions per page`)
+    .default(DUE_PAGE.DEFAULT),
+  offset: z.coerce.number().int().min(0).default(0),
+});
+export type TDueQuery = z.output<typeof ZDueQuery>;

@@ -1,0 +1,382 @@
+/**
+ * Study statistics computed from the review log (DESIGN §5 replaces the spec's browser-kept counters),
+ * plus the PRITE score summary and ranking helpers. Pure: the clock and time zone are arguments.
+ */
+import {
+  CATEGORY_EXTREMES_COUNT,
+  CATEGORY_EXTREMES_MIN_ANSWERS,
+  PERCENTILE_BANDS,
+  RECENT_PERFORMANCE_LIMIT,
+  UNCATEGORIZED,
+} from "../constants";
+
+// ---------------------------------------------------------------------------------------------
+// Days in the user's time zone
+
+const dayFormatters = new Map<string, Intl.DateTimeFormat>();
+
+function dayFormatter(timeZone: string): Intl.DateTimeFormat | null {
+  const cached = dayFormatters.get(timeZone);
+  if (cached) return cached;
+  try {
+    const formatter = new Intl.DateTimeFormat("en-CA", {
+      timeZone,
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+    });
+    dayFormatters.set(timeZone, formatter);
+    return formatter;
+  } catch {
+    return null;
+  }
+}
+
+export function isValidTimeZone(timeZone: string | null | undefined): boolean {
+  return typeof timeZone === "string" && timeZone !== "" && dayFormatter(timeZone) !== null;
+}
+
+/** The IANA zone itself, or 'UTC' when it is missing or unknown to this runtime. */
+export function resolveTimeZone(timeZone: string | null | undefined): string {
+  return isValidTimeZone(timeZone) ? (timeZone as string) : "UTC";
+}
+
+/** 'YYYY-MM-DD' of the calendar day `date` falls on in `timeZone` (an invalid zone reads as UTC). */
+export function localDayKey(date: Date, timeZone: string): string {
+  const formatter = dayFormatter(resolveTimeZone(timeZone)) ?? dayFormatter("UTC");
+  const parts = formatter!.formatToParts(date);
+  const get = (type: Intl.DateTimeFormatPartTypes) =>
+    parts.find((p) => p.type === type)?.value ?? "";
+  return `${get("year")}-${get("month")}-${get("day")}`;
+}
+
+/**
+ * Calendar arithmetic on day keys. Done in UTC on purpose: a day key is already local, and UTC has no
+ * daylight-saving jumps, so 23- and 25-hour days cannot skip or repeat a date.
+ */
+export function shiftDayKey(dayKey: string, days: number): string {
+  const [y, m, d] = dayKey.split("-").map(Number);
+  return new Date(Date.UTC(y ?? 1970, (m ?? 1) - 1, (d ?? 1) + days)).toISOString().slice(0, 10);
+}
+
+/**
+ * Consecutive study days ending today, or ending yesterday when nothing has been studied yet today:
+ * the streak is still alive until the day is over (SPEC §4 Streak).
+ */
+export function computeStreak(dayKeys: Iterable<string>, todayKey: string): number {
+  const days = dayKeys instanceof Set ? (dayKeys as Set<string>) : new Set(dayKeys);
+  let day = days.has(todayKey) ? todayKey : shiftDayKey(todayKey, -1);
+  let streak = 0;
+  while (days.has(day)) {
+    streak++;
+    day = shiftDayKey(day, -1);
+  }
+  return streak;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Study statistics
+
+export interface Review {
+  questionId: string;
+  /** Category at answer time; '' when uncategorized. */
+  category: string;
+  isCorrect: boolean;
+  reviewedAt: Date;
+  timeSpentMs: number;
+}
+
+export interface StudyHistoryEntry {
+  date: string;
+  sessionsCount: number;
+  questionsStudied: number;
+}
+
+export interface CategoryPerformance {
+  total: number;
+  correct: number;
+  /** Rounded percent correct. */
+  accuracy: number;
+}
+
+export interface RecentPerformanceEntry {
+  questionId: string;
+  category: string;
+  isCorrect: boolean;
+  /** ISO 8601 instant. */
+  date: string;
+  /** Milliseconds. */
+  timeSpent: number;
+}
+
+export interface CategoryAccuracy {
+  name: string;
+  accuracy: number;
+}
+
+/** SPEC §3 'Local study stats', computed on the server from the review log. */
+export interface StudyStats {
+  totalStudied: number;
+  correctAnswers: number;
+  incorrectAnswers: number;
+  masteryLevel: number;
+  streakDays: number;
+  lastStudyDate: string | null;
+  studyHistory: StudyHistoryEntry[];
+  categoryPerformance: Record<string, CategoryPerformance>;
+  recentPerformance: RecentPerformanceEntry[];
+  weakestCategories: CategoryAccuracy[];
+  strongestCategories: CategoryAccuracy[];
+  answeredToday: number;
+}
+
+/** Rounded percentage, 0 when there is nothing to divide. */
+export function percent(part: number, whole: number): number {
+  return whole > 0 ? Math.round((part / whole) * 100) : 0;
+}
+
+export function categoryLabel(category: string | null | undefined): string {
+  const trimmed = (category ?? "").trim();
+  return trimmed === "" ? UNCATEGORIZED : trimmed;
+}
+
+export interface StudyStatsOptions {
+  timeZone: string;
+  now: Date;
+  /** Session starts: a started session makes its day a study day (SPEC §4) and is counted per day. */
+  sessions?: readonly { startedAt: Date }[];
+}
+
+export function computeStudyStats(
+  reviews: readonly Review[],
+  { timeZone, now, sessions = [] }: StudyStatsOptions,
+): StudyStats {
+  const zone = resolveTimeZone(timeZone);
+  const todayKey = localDayKey(now, zone);
+  const history = new Map<string, StudyHistoryEntry>();
+  const historyEntry = (date: string) => {
+    let entry = history.get(date);
+    if (!entry) {
+      entry = { date, sessionsCount: 0, questionsStudied: 0 };
+      history.set(date, entry);
+    }
+    return entry;
+  };
+
+  let correctAnswers = 0;
+  let answeredToday = 0;
+  // A Map, not an object: a category may be called anything, '__proto__' included.
+  const categories = new Map<string, { total: number; correct: number }>();
+  for (const review of reviews) {
+    if (review.isCorrect) correctAnswers++;
+    const day = localDayKey(review.reviewedAt, zone);
+    historyEntry(day).questionsStudied++;
+    if (day === todayKey) answeredToday++;
+    const name = categoryLabel(review.category);
+    const cat = categories.get(name) ?? { total: 0, correct: 0 };
+    cat.total++;
+    if (review.isCorrect) cat.correct++;
+    categories.set(name, cat);
+  }
+  for (const session of sessions)
+    historyEntry(localDayKey(session.startedAt, zone)).sessionsCount++;
+
+  const studyHistory = [...history.values()].sort((a, b) =>
+    a.date < b.date ? -1 : a.date > b.date ? 1 : 0,
+  );
+  // A day "after today" only exists through clock skew; it must not become the last study date.
+  const pastDays = studyHistory.map((h) => h.date).filter((d) => d <= todayKey);
+
+  const categoryPerformance: Record<string, CategoryPerformance> = {};
+  for (const [name, { total, correct }] of categories) {
+    Object.defineProperty(categoryPerformance, name, {
+      value: { total, correct, accuracy: percent(correct, total) },
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  }
+
+  const { weakest, strongest } = categoryExtremes(categories);
+
+  return {
+    totalStudied: reviews.length,
+    correctAnswers,
+    incorrectAnswers: reviews.length - correctAnswers,
+    masteryLevel: percent(correctAnswers, reviews.length),
+    streakDays: computeStreak(pastDays, todayKey),
+    lastStudyDate: pastDays.at(-1) ?? null,
+    studyHistory,
+    categoryPerformance,
+    recentPerformance: recentPerformance(reviews),
+    weakestCategories: weakest,
+    strongestCategories: strongest,
+    answeredToday,
+  };
+}
+
+/** The latest answers, newest first; among equal times the one logged later counts as newer. */
+export function recentPerformance(
+  reviews: readonly Review[],
+  limit: number = RECENT_PERFORMANCE_LIMIT,
+): RecentPerformanceEntry[] {
+  return reviews
+    .map((review, index) => ({ review, index, time: review.reviewedAt.getTime() }))
+    .sort((a, b) => b.time - a.time || b.index - a.index)
+    .slice(0, limit)
+    .map(({ review }) => ({
+      questionId: review.questionId,
+      category: categoryLabel(review.category),
+      isCorrect: review.isCorrect,
+      date: review.reviewedAt.toISOString(),
+      timeSpent: review.timeSpentMs,
+    }));
+}
+
+/**
+ * SPEC §4: the 3 lowest and 3 highest accuracies among categories with at least 5 answers. Ordered by
+ * the exact ratio (rounding would tie 66.4% with 66.2%), then by name so the lists are stable. With
+ * fewer than six qualifying categories a category can appear in both lists, as in the spec.
+ */
+export function categoryExtremes(
+  categories: ReadonlyMap<string, { total: number; correct: number }>,
+): {
+  weakest: CategoryAccuracy[];
+  strongest: CategoryAccuracy[];
+} {
+  const qualifying = [...categories]
+    .filter(([, c]) => c.total >= CATEGORY_EXTREMES_MIN_ANSWERS)
+    .map(([name, c]) => ({
+      name,
+      ratio: c.correct / c.total,
+      accuracy: percent(c.correct, c.total),
+    }));
+  const byName = (a: { name: string }, b: { name: string }) =>
+    a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
+  const pick = (list: typeof qualifying) =>
+    list.slice(0, CATEGORY_EXTREMES_COUNT).map(({ name, accuracy }) => ({ name, accuracy }));
+  return {
+    weakest: pick([...qualifying].sort((a, b) => a.ratio - b.ratio || byName(a, b))),
+    strongest: pick([...qualifying].sort((a, b) => b.ratio - a.ratio || byName(a, b))),
+  };
+}
+
+export interface SessionStats {
+  questionsAnswered: number;
+  correctAnswers: number;
+  incorrectAnswers: number;
+  accuracy: number;
+  averageTimeSeconds: number;
+}
+
+/** The Session Complete card (SPEC §2 Study): average time shown in rounded seconds. */
+export function computeSessionStats(
+  answers: readonly { isCorrect: boolean; timeSpentMs: number }[],
+): SessionStats {
+  const correct = answers.filter((a) => a.isCorrect).length;
+  const totalMs = answers.reduce((sum, a) => sum + a.timeSpentMs, 0);
+  return {
+    questionsAnswered: answers.length,
+    correctAnswers: correct,
+    incorrectAnswers: answers.length - correct,
+    accuracy: percent(correct, answers.length),
+    averageTimeSeconds: answers.length > 0 ? Math.round(totalMs / answers.length / 1000) : 0,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// PRITE scores
+
+export interface ScoreRecordLike {
+  year: string | number;
+  overallPercentile: number | null | undefined;
+  psychiatryPercentile?: number | null;
+  neurosciencePercentile?: number | null;
+  somaPercentile?: number | null;
+  growthPercentile?: number | null;
+}
+
+export const SCORE_SUBJECTS = ["overall", "psychiatry", "neuroscience", "soma", "growth"] as const;
+export type ScoreSubject = (typeof SCORE_SUBJECTS)[number];
+
+/** Labels of the summary cells and table columns (SPEC §2 Score history). */
+export const SCORE_SUBJECT_LABELS: Readonly<Record<ScoreSubject, string>> = {
+  overall: "Overall",
+  psychiatry: "Psychiatry",
+  neuroscience: "Neuroscience",
+  soma: "Somatic",
+  growth: "Growth",
+};
+
+export interface ScoreImprovement {
+  title: string;
+  fromYear: number;
+  toYear: number;
+  yearSpan: number;
+  /** last − first per subject; null (shown as N/A) unless both endpoints are non-zero numbers. */
+  changes: Record<ScoreSubject, number | null>;
+}
+
+function subjectValue(record: ScoreRecordLike, subject: ScoreSubject): number | null | undefined {
+  return record[`${subject}Percentile`];
+}
+
+/**
+ * The summary card of the score history: earliest year against latest (SPEC §2, §4). Null with fewer
+ * than 2 records with a readable year. Records of the same year keep their given order.
+ */
+export function scoreImprovement(records: readonly ScoreRecordLike[]): ScoreImprovement | null {
+  const dated = records
+    .map((record) => ({ record, year: Number.parseInt(String(record.year), 10) }))
+    .filter((r) => Number.isFinite(r.year))
+    .sort((a, b) => a.year - b.year);
+  const first = dated[0];
+  const last = dated.at(-1);
+  if (dated.length < 2 || !first || !last) return null;
+  const yearSpan = last.year - first.year;
+  const changes = {} as Record<ScoreSubject, number | null>;
+  for (const subject of SCORE_SUBJECTS) {
+    const from = subjectValue(first.record, subject);
+    const to = subjectValue(last.record, subject);
+    const usable = (v: number | null | undefined): v is number =>
+      typeof v === "number" && Number.isFinite(v) && v !== 0;
+    changes[subject] = usable(from) && usable(to) ? to - from : null;
+  }
+  return {
+    title: yearSpan === 0 ? "Progress Since First PRITE" : `${yearSpan}-Year Improvement`,
+    fromYear: first.year,
+    toYear: last.year,
+    yearSpan,
+    changes,
+  };
+}
+
+export type PercentileBand = "success" | "primary" | "warning" | "danger";
+
+/** Colour band of a percentile (SPEC §9). */
+export function percentileBand(percentile: number): PercentileBand {
+  if (percentile >= PERCENTILE_BANDS.SUCCESS) return "success";
+  if (percentile >= PERCENTILE_BANDS.PRIMARY) return "primary";
+  if (percentile >= PERCENTILE_BANDS.WARNING) return "warning";
+  return "danger";
+}
+
+/**
+ * Where `value` stands in a cohort, as a rounded percent: the share of the cohort strictly below it
+ * plus half the share equal to it (the usual "mid-rank" percentile, so a cohort of equals puts
+ * everyone at 50 rather than at 0 or 100). The caller decides whether the user is in the cohort.
+ * Null for an empty cohort; non-finite cohort values are ignored.
+ */
+export function percentileRank(value: number, cohortValues: readonly number[]): number | null {
+  let below = 0;
+  let equal = 0;
+  let size = 0;
+  for (const v of cohortValues) {
+    if (!Number.isFinite(v)) continue;
+    size++;
+    if (v < value) below++;
+    else if (v === value) equal++;
+  }
+  if (size === 0) return null;
+  return Math.round(((below + equal / 2) / size) * 100);
+}

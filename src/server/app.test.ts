@@ -1,0 +1,67 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createHarness, type Harness } from "./test/harness";
+
+let h: Harness;
+beforeAll(async () => {
+  h = await createHarness();
+});
+afterAll(async () => {
+  await h.close();
+});
+
+describe("the HTTP surface", () => {
+  it("reports health with the database status", async () => {
+    const res = await (await h.app()).inject({ method: "GET", url: "/api/health" });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ status: "ok", database: { kind: h.db.kind, status: "ok" } });
+  });
+
+  it("answers unknown /api paths with 404 JSON", async () => {
+    const res = await (await h.app()).inject({ method: "GET", url: "/api/nope" });
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toEqual({ message: "Not found" });
+  });
+
+  it("refuses bodies over 1 MB with 413, never 500", async () => {
+    const app = await h.app();
+    const big = JSON.stringify({ username: "x".repeat(1_100_000), password: "y" });
+    const res = await app.inject({
+      method: "POST",
+      url: "/api/auth/login",
+      payload: big,
+      headers: { "content-type": "application/json" },
+    });
+    expect(res.statusCode).toBe(413);
+    expect(res.json()).toEqual({ message: "The request is too large." });
+    const trpc = await app.inject({
+      method: "POST",
+      url: "/trpc/auth.login",
+      payload: big,
+      headers: { "content-type": "application/json" },
+    });
+    expect(trpc.statusCode).toBe(413);
+  });
+
+  it("answers malformed JSON with 400", async () => {
+    const res = await (
+      await h.app()
+    ).inject({
+      method: "POST",
+      url: "/api/auth/login",
+      payload: "{not json",
+      headers: { "content-type": "application/json" },
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toBe("The request body is not valid JSON.");
+  });
+
+  it("sends security headers", async () => {
+    const res = await (await h.app()).inject({ method: "GET", url: "/api/health" });
+    const csp = String(res.headers["content-security-policy"]);
+    expect(csp).toContain("default-src 'self'");
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(res.headers["x-content-type-options"]).toBe("nosniff");
+    expect(res.headers["referrer-policy"]).toBe("strict-origin-when-cross-origin");
+  });
+});

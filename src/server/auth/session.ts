@@ -1,0 +1,90 @@
+import { sha256 } from "@oslojs/crypto/sha2";
+import { encodeBase32LowerCaseNoPadding, encodeHexLowerCase } from "@oslojs/encoding";
+import { and, eq, ne } from "drizzle-orm";
+import type { Db } from "../db/client";
+import { sessions, users, type SessionRow, type UserRow } from "../db/schema";
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+export const SESSION_LIFETIME_MS = 30 * DAY_MS;
+export const SESSION_RENEW_THRESHOLD_MS = 15 * DAY_MS;
+
+/** 20 random bytes (160 bits) as base32: only its SHA-256 is ever stored. */
+export function generateSessionToken(): string {
+  const bytes = new Uint8Array(20);
+  crypto.getRandomValues(bytes);
+  return encodeBase32LowerCaseNoPadding(bytes);
+}
+
+export function sessionIdFromToken(token: string): string {
+  return encodeHexLowerCase(sha256(new TextEncoder().encode(token)));
+}
+
+export async function createSession(
+  db: Db,
+  userId: string,
+  now: Date,
+): Promise<{ token: string; session: SessionRow }> {
+  const token = generateSessionToken();
+  const [session] = await db
+    .insert(sessions)
+    .values({
+      id: sessionIdFromToken(token),
+      userId,
+      expiresAt: new Date(now.getTime() + SESSION_LIFETIME_MS),
+      createdAt: now,
+    })
+    .returning();
+  return { token, session: session! };
+}
+
+export interface ValidatedSession {
+  session: SessionRow;
+  user: UserRow;
+  renewed: boolean;
+}
+
+export async function validateSessionToken(
+  db: Db,
+  token: string,
+  now: Date,
+): Promise<ValidatedSession | null> {
+  // Tokens are base32 of 20 bytes: anything else cannot be ours, so skip the lookup.
+  if (!/^[a-z2-7]{32}$/.test(token)) return null;
+  const id = sessionIdFromToken(token);
+  const rows = await db
+    .select({ session: sessions, user: users })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(eq(sessions.id, id))
+    .limit(1);
+  const row = rows[0];
+  if (!row) return null;
+  if (row.session.expiresAt.getTime() <= now.getTime()) {
+    await db.delete(sessions).where(eq(sessions.id, id));
+    return null;
+  }
+  if (row.session.expiresAt.getTime() - now.getTime() < SESSION_RENEW_THRESHOLD_MS) {
+    const expiresAt = new Date(now.getTime() + SESSION_LIFETIME_MS);
+    await db.update(sessions).set({ expiresAt }).where(eq(sessions.id, id));
+    return { session: { ...row.session, expiresAt }, user: row.user, renewed: true };
+  }
+  return { session: row.session, user: row.user, renewed: false };
+}
+
+export async function invalidateSession(db: Db, sessionId: string): Promise<void> {
+  await db.delete(sessions).where(eq(sessions.id, sessionId));
+}
+
+export async function invalidateUserSessions(
+  db: Db,
+  userId: string,
+  opts: { except?: string } = {},
+): Promise<void> {
+  await db
+    .delete(sessions)
+    .where(
+      opts.except
+        ? and(eq(sessions.userId, userId), ne(sessions.id, opts.except))
+        : eq(sessions.userId, userId),
+    );
+}

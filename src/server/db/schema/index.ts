@@ -1,0 +1,5 @@
+export * from "./users";
+export * from "./questions";
+export * from "./study";
+export * from "./scores";
+export * from "./answer-keys";

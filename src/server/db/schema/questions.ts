@@ -1,0 +1,65 @@
+import { sql } from "drizzle-orm";
+import {
+  boolean,
+  check,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+  uuid,
+} from "drizzle-orm/pg-core";
+import { users } from "./users";
+
+export const questions = pgTable(
+  "questions",
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    creatorId: uuid()
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    text: text().notNull(),
+    // Keyed by letter A..O; empty options are not stored.
+    options: jsonb().$type<Record<string, string>>().notNull().default({}),
+    correctAnswer: text().notNull().default(""),
+    correctAnswers: text()
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    numCorrectAnswers: integer().notNull().default(1),
+    questionType: text().notNull().default("standard"),
+    instructions: text().notNull().default(""),
+    explanation: text().notNull().default(""),
+    generatedExplanation: text().notNull().default(""),
+    category: text().notNull().default(""),
+    part: text().notNull(),
+    year: integer().notNull(),
+    number: integer(),
+    isPublic: boolean().notNull().default(false),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    // Lower-cased text, options and explanation in one column so one trigram index serves search.
+    searchText: text()
+      .notNull()
+      .generatedAlwaysAs(sql`lower(text || ' ' || (options::text) || ' ' || explanation)`),
+  },
+  (t) => [
+    check("questions_part_check", sql`${t.part} in ('1','2')`),
+    check(
+      "questions_type_check",
+      sql`${t.questionType} in ('standard','fourOptions','multipleCorrect')`,
+    ),
+    index("questions_creator_created_idx").on(t.creatorId, t.createdAt.desc()),
+    index("questions_public_created_idx")
+      .on(t.createdAt.desc())
+      .where(sql`${t.isPublic}`),
+    index("questions_part_year_number_idx").on(t.part, t.year, t.number),
+    index("questions_category_idx").on(t.category),
+    index("questions_search_trgm_idx").using("gin", sql`${t.searchText} gin_trgm_ops`),
+    index("questions_text_trgm_idx").using("gin", sql`lower(${t.text}) gin_trgm_ops`),
+  ],
+);
+
+export type QuestionRow = typeof questions.$inferSelect;
+export type NewQuestionRow = typeof questions.$inferInsert;

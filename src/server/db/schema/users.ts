@@ -1,0 +1,69 @@
+import { sql } from "drizzle-orm";
+import {
+  bigint,
+  boolean,
+  index,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from "drizzle-orm/pg-core";
+
+export const users = pgTable(
+  "users",
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    username: text().notNull(),
+    email: text().notNull(),
+    passwordHash: text().notNull(),
+    displayName: text().notNull().default(""),
+    pgyLevel: text().notNull().default(""),
+    specialty: text().notNull().default(""),
+    institution: text().notNull().default(""),
+    isAdmin: boolean().notNull().default(false),
+    shareUsageData: boolean().notNull().default(false),
+    publicProfile: boolean().notNull().default(false),
+    timeZone: text().notNull().default("UTC"),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    lastLogin: timestamp({ withTimezone: true }),
+    // When the PRITE scores form was offered after registration (once; null = not yet offered).
+    scoresOnboardingOfferedAt: timestamp({ withTimezone: true }),
+  },
+  (t) => [
+    // Usernames and emails are unique regardless of case: "Alice" and "alice" are one person.
+    uniqueIndex("users_username_lower_key").on(sql`lower(${t.username})`),
+    uniqueIndex("users_email_lower_key").on(sql`lower(${t.email})`),
+  ],
+);
+
+export const sessions = pgTable(
+  "sessions",
+  {
+    // SHA-256 of the token, hex: a database leak yields no usable session.
+    id: text().primaryKey(),
+    userId: uuid()
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    expiresAt: timestamp({ withTimezone: true }).notNull(),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("sessions_user_id_idx").on(t.userId)],
+);
+
+export const loginAttempts = pgTable(
+  "login_attempts",
+  {
+    id: bigint({ mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+    usernameKey: text().notNull(),
+    ip: text().notNull(),
+    attemptedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index("login_attempts_username_idx").on(t.usernameKey, t.attemptedAt),
+    index("login_attempts_ip_idx").on(t.ip, t.attemptedAt),
+  ],
+);
+
+export type UserRow = typeof users.$inferSelect;
+export type SessionRow = typeof sessions.$inferSelect;

@@ -1,0 +1,44 @@
+import { ZChangePasswordInput, ZLoginInput, ZRegisterInput } from "../../../core/schemas";
+import { protectedProcedure, publicProcedure, router } from "../../trpc/init";
+import { loadUserJson } from "../users/user-json";
+import { changePassword, loginUser, logoutSession, registerUser } from "./auth.service";
+
+export const authRouter = router({
+  register: publicProcedure.input(ZRegisterInput).mutation(async ({ ctx, input }) => {
+    const result = await registerUser(ctx.db, input, { now: ctx.now(), timeZone: ctx.timeZone });
+    ctx.setSessionCookie(result.token, result.expiresAt);
+    return {
+      user: await loadUserJson(ctx.db, result.user),
+      token: ctx.returnToken ? result.token : undefined,
+    };
+  }),
+
+  login: publicProcedure.input(ZLoginInput).mutation(async ({ ctx, input }) => {
+    const result = await loginUser(ctx.db, input, {
+      now: ctx.now(),
+      ip: ctx.ip,
+      timeZone: ctx.timeZone,
+      limits: ctx.config.throttle,
+    });
+    ctx.setSessionCookie(result.token, result.expiresAt);
+    return {
+      user: await loadUserJson(ctx.db, result.user),
+      token: ctx.returnToken ? result.token : undefined,
+    };
+  }),
+
+  logout: protectedProcedure.mutation(async ({ ctx }) => {
+    await logoutSession(ctx.db, ctx.session.id);
+    ctx.clearSessionCookie();
+    return { success: true };
+  }),
+
+  me: protectedProcedure.query(({ ctx }) => loadUserJson(ctx.db, ctx.user)),
+
+  changePassword: protectedProcedure
+    .input(ZChangePasswordInput)
+    .mutation(async ({ ctx, input }) => {
+      await changePassword(ctx.db, ctx.user, ctx.session.id, input);
+      return { success: true, message: "Password changed successfully" };
+    }),
+});

@@ -1,0 +1,61 @@
+import { ZQuestionInput } from "../../../core/schemas";
+import { protectedProcedure, router } from "../../trpc/init";
+import {
+  bulkCreateQuestions,
+  categoryStats,
+  createQuestion,
+  deleteQuestion,
+  getQuestion,
+  listQuestions,
+  presentCategories,
+  searchQuestions,
+  updateQuestion,
+} from "./questions.service";
+import {
+  ZBulkCreateRequest,
+  ZListQuestionsRequest,
+  ZQuestionIdRequest,
+  ZSearchQuestionsRequest,
+  ZUpdateQuestionRequest,
+} from "./questions.types";
+
+export const questionsRouter = router({
+  /** The caller's own questions and all public ones, newest first, one page at a time. */
+  list: protectedProcedure
+    .input(ZListQuestionsRequest)
+    .query(({ ctx, input }) => listQuestions(ctx.db, ctx.user.id, input ?? {})),
+
+  search: protectedProcedure
+    .input(ZSearchQuestionsRequest)
+    .query(({ ctx, input }) => searchQuestions(ctx.db, ctx.user.id, input)),
+
+  /** Categories present among the questions the caller may see (the Browse filter). */
+  categories: protectedProcedure.query(({ ctx }) => presentCategories(ctx.db, ctx.user.id)),
+
+  categoryStats: protectedProcedure.query(({ ctx }) =>
+    categoryStats(ctx.db, ctx.user.id, ctx.now()),
+  ),
+
+  get: protectedProcedure
+    .input(ZQuestionIdRequest)
+    .query(({ ctx, input }) => getQuestion(ctx.db, ctx.user.id, input.id)),
+
+  create: protectedProcedure
+    .input(ZQuestionInput)
+    .mutation(({ ctx, input }) => createQuestion(ctx.db, ctx.user.id, input, ctx.now())),
+
+  update: protectedProcedure
+    .input(ZUpdateQuestionRequest)
+    .mutation(({ ctx, input }) =>
+      updateQuestion(ctx.db, ctx.user.id, input.id, input.data, ctx.now()),
+    ),
+
+  delete: protectedProcedure
+    .input(ZQuestionIdRequest)
+    .mutation(({ ctx, input }) => deleteQuestion(ctx.db, ctx.user.id, input.id)),
+
+  /** POST /questions/bulk; named for app.ts, which allows this procedure the 25 MB body limit. */
+  bulkCreate: protectedProcedure
+    .input(ZBulkCreateRequest)
+    .mutation(({ ctx, input }) => bulkCreateQuestions(ctx.db, ctx.user.id, input, ctx.now())),
+});

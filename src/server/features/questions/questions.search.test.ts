@@ -1,0 +1,257 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createHarness, type Harness, type TestUser } from "../../test/harness";
+import { validQuestion } from "./questions.fixtures";
+import { containsPattern, searchTerms } from "./questions.service";
+
+let h: Harness;
+let alice: TestUser;
+let bob: TestUser;
+const ids: Record<string, string> = {};
+
+async function add(who: TestUser, key: string, overrides: Record<string, unknown>) {
+  const q = await who.caller.questions.create(validQuestion(overrides) as never);
+  ids[key] = q._id;
+}
+
+async function rest(who: TestUser, url: string) {
+  const app = await h.app();
+  return app.inject({ method: "GET", url, headers: who.headers });
+}
+
+beforeAll(async () => {
+  h = await createHarness();
+  await h.user({ username: "search_admin" });
+  alice = await h.user({ username: "search_alice" });
+  bob = await h.user({ username: "search_bob" });
+  // Alice's private question shares every word searched below with public ones.
+  await add(alice, "alicePrivate", {
+    text: "Clozapine monitoring SECRETWORD agranulocytosis",
+    options: { A: "Weekly ANC", B: "Lipids" },
+    explanation: "Private 100% explanation with under_score and back\\slash",
+    category: "Psychopharmacology",
+    part: "2",
+    isPublic: false,
+  });
+  await add(alice, "alicePublic", {
+    text: "Clozapine and seizures",
+    options: { A: "Dose related", B: "Idiosyncratic" },
+    explanation: "Public explanation mentioning agranulocytosis",
+    category: "Psychopharmacology",
+    part: "2",
+    isPublic: true,
+  });
+  await add(bob, "bobPrivate", {
+    text: "Lithium toxicity signs",
+    options: { A: "Coarse tremor", B: "Clozapine-like sialorrhea" },
+    category: "Bipolar Disorders",
+    part: "1",
+    isPublic: false,
+  });
+  await add(bob, "bobPublic", {
+    text: "Lithium and the kidney: 50% of cases_ok",
+    options: { A: "Nephrogenic DI", B: "Nothing" },
+    category: "Bipolar Disorders",
+    part: "1",
+    isPublic: true,
+  });
+  await add(bob, "bobScript", {
+    text: "<script>alert('x')</script> question",
+    options: { A: "<b>bold</b>", B: "plain" },
+    explanation: "",
+    category: "",
+    isPublic: true,
+  });
+});
+afterAll(async () => {
+  await h.close();
+});
+
+describe("search text", () => {
+  it("matches text, options and explanation, case-insensitively", async () => {
+    const search = (text: string) =>
+      bob.caller.questions.search({ text }).then((p) => p.items.map((q) => q._id).sort());
+    expect(await search("CLOZAPINE")).toEqual([ids.alicePublic, ids.bobPrivate].sort());
+    expect(await search("nephrogenic")).toEqual([ids.bobPublic]);
+    expect(await search("mentioning agranulocytosis")).toEqual([ids.alicePublic]);
+    expect(await search("  lithium   KIDNEY ")).toEqual([ids.bobPublic]);
+    expect(await search("kidney lithium")).toEqual([ids.bobPublic]);
+  });
+
+  it("treats %, _ and \\ as text, never as a pattern", async () => {
+    const search = (who: TestUser, text: string) =>
+      who.caller.questions.search({ text }).then((p) => p.items.map((q) => q._id));
+    expect(await search(bob, "%")).toEqual([ids.bobPublic]);
+    expect(await search(bob, "50%")).toEqual([ids.bobPublic]);
+    expect(await search(bob, "_")).toEqual([ids.bobPublic]);
+    expect(await search(bob, "s_ok")).toEqual([ids.bobPublic]);
+    expect(await search(bob, "cases_o")).toEqual([ids.bobPublic]);
+    expect(await search(bob, "c%k")).toEqual([]);
+    expect(await search(bob, ".*")).toEqual([]);
+    expect(await search(alice, "back\\slash")).toEqual([ids.alicePrivate]);
+    expect(await search(bob, "\\")).toEqual([]);
+    // Words under 3 characters have no trigram: they are matched row by row, still literally.
+    expect(await search(bob, "50")).toEqual([ids.bobPublic]);
+    expect(await search(bob, "KIDNEY 50")).toEqual([ids.bobPublic]);
+    expect(await search(alice, "%_")).toEqual([]);
+  });
+
+  it("returns script text as plain text", async () => {
+    const [q] = (await bob.caller.questions.search({ text: "<script>" })).items;
+    expect(q?.text).toBe("<script>alert('x')</script> question");
+  });
+
+  it("escapes patterns and splits words", () => {
+    expect(containsPattern("50%_a\\b")).toBe("%50\\%\\_a\\\\b%");
+    expect(searchTerms("  Foo  bar foo\tBAZ ")).toEqual(["foo", "bar", "baz"]);
+  });
+});
+
+describe("search never leaks another user's private question", () => {
+  // Every word of Alice's private question, a wildcard, and nothing at all.
+  const texts = [
+    "",
+    "SECRETWORD",
+    "secret",
+    "clozapine",
+    "agranulocytosis",
+    "weekly anc",
+    "100%",
+    "%",
+    "_",
+    "private",
+    "a",
+  ];
+  const visibilities = ["all", "mine", "public"] as const;
+
+  for (const visibility of visibilities) {
+    it(`through createCaller, visibility=${visibility}, for every text`, async () => {
+      for (const text of texts) {
+        for (const filters of [{}, { part: "2" as const }, { category: "Psychopharmacology" }]) {
+          const page = await bob.caller.questions.search({
+            text,
+            visibility,
+            ...filters,
+            pageSize: 100,
+          });
+          const found = page.items.map((q) => q._id);
+          expect(found).not.toContain(ids.alicePrivate);
+          expect(page.items.every((q) => q.isPublic || q.creator === bob.user.id)).toBe(true);
+          // The count does not give it away either.
+          expect(page.total).toBe(found.length);
+        }
+      }
+    });
+
+    it(`over REST, visibility=${visibility}, for every text`, async () => {
+      for (const text of texts) {
+        const res = await rest(
+          bob,
+          `/api/questions/search?text=${encodeURIComponent(text)}&visibility=${visibility}&pageSize=100`,
+        );
+        expect(res.statusCode).toBe(200);
+        const body = res.json() as { _id: string; isPublic: boolean; creator: string }[];
+        expect(body.map((q) => q._id)).not.toContain(ids.alicePrivate);
+        expect(body.every((q) => q.isPublic || q.creator === bob.user.id)).toBe(true);
+        expect(res.headers["x-total-count"]).toBe(String(body.length));
+        expect(JSON.stringify(body)).not.toContain("SECRETWORD");
+      }
+    });
+  }
+
+  it("category alone and the plain list do not leak either", async () => {
+    const byCategory = await rest(bob, "/api/questions/search?category=Psychopharmacology");
+    expect(byCategory.json().map((q: { _id: string }) => q._id)).toEqual([ids.alicePublic]);
+    const list = await rest(bob, "/api/questions?pageSize=100");
+    expect(JSON.stringify(list.json())).not.toContain("SECRETWORD");
+    // The owner does find it.
+    const own = await rest(alice, "/api/questions/search?text=secretword&visibility=mine");
+    expect(own.json().map((q: { _id: string }) => q._id)).toEqual([ids.alicePrivate]);
+  });
+});
+
+describe("filters", () => {
+  it("filters by visibility, part and category", async () => {
+    const idsOf = async (input: Parameters<typeof bob.caller.questions.search>[0]) =>
+      (await bob.caller.questions.search(input)).items.map((q) => q._id).sort();
+    expect(await idsOf({ visibility: "mine" })).toEqual(
+      [ids.bobPrivate, ids.bobPublic, ids.bobScript].sort(),
+    );
+    expect(await idsOf({ visibility: "public" })).toEqual(
+      [ids.alicePublic, ids.bobPublic, ids.bobScript].sort(),
+    );
+    expect(await idsOf({ part: "2" })).toEqual([ids.alicePublic]);
+    expect(await idsOf({ part: "all" as never, category: "Bipolar Disorders" })).toEqual(
+      [ids.bobPrivate, ids.bobPublic].sort(),
+    );
+    expect(await idsOf({ category: "Uncategorized" })).toEqual([ids.bobScript]);
+    expect(await idsOf({ text: "lithium", visibility: "public", part: "1" })).toEqual([
+      ids.bobPublic,
+    ]);
+  });
+
+  it("accepts REST query strings and refuses bad filters with a message", async () => {
+    const ok = await rest(
+      bob,
+      "/api/questions/search?text=lithium&part=1&category=&visibility=mine",
+    );
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json()).toHaveLength(2);
+    for (const [query, message] of [
+      ["visibility=everyone", "Visibility must be all, mine or public"],
+      ["part=3", "Part must be 1 or 2"],
+      ["page=0", "Page must be a positive whole number"],
+      ["page=abc", "Page must be a positive whole number"],
+      ["pageSize=101", "Page size must be between 1 and 100"],
+      [`text=${"x".repeat(201)}`, "Search text must be at most 200 characters"],
+    ] as const) {
+      const res = await rest(bob, `/api/questions/search?${query}`);
+      expect(res.statusCode, query).toBe(400);
+      expect(res.json()).toEqual({ message });
+    }
+  });
+});
+
+describe("pagination", () => {
+  it("pages newest first with total and nextCursor, on tRPC and REST", async () => {
+    const carol = await h.user({ username: "search_carol" });
+    const created: string[] = [];
+    for (let i = 0; i < 7; i++) {
+      const q = await carol.caller.questions.create(
+        validQuestion({ text: `Paged question ${i}`, isPublic: false }) as never,
+      );
+      created.unshift(q._id);
+    }
+    const seen: string[] = [];
+    let cursor: number | undefined = 1;
+    const pages: number[] = [];
+    while (cursor) {
+      const page: Awaited<ReturnType<typeof carol.caller.questions.search>> =
+        await carol.caller.questions.search({ text: "paged", pageSize: 3, cursor });
+      expect(page.total).toBe(7);
+      expect(page.page).toBe(cursor);
+      pages.push(page.items.length);
+      seen.push(...page.items.map((q) => q._id));
+      cursor = page.nextCursor ?? undefined;
+    }
+    expect(pages).toEqual([3, 3, 1]);
+    expect(seen).toEqual(created);
+
+    const first = await rest(carol, "/api/questions/search?text=paged&pageSize=3");
+    expect(first.headers["x-total-count"]).toBe("7");
+    expect(first.headers["x-next-page"]).toBe("2");
+    expect(first.headers.link).toBe(
+      '</api/questions/search?text=paged&pageSize=3&page=2>; rel="next"',
+    );
+    const last = await rest(carol, "/api/questions/search?text=paged&pageSize=3&page=3");
+    expect(last.json().map((q: { _id: string }) => q._id)).toEqual(created.slice(6));
+    expect(last.headers["x-next-page"]).toBeUndefined();
+    const beyond = await rest(carol, "/api/questions/search?text=paged&pageSize=3&page=9");
+    expect(beyond.json()).toEqual([]);
+
+    const list = await carol.caller.questions.list({ pageSize: 2 });
+    expect(list.items).toHaveLength(2);
+    expect(list.nextCursor).toBe(2);
+    const restList = await rest(carol, "/api/questions?limit=5");
+    expect(restList.json()).toHaveLength(5);
+  });
+});

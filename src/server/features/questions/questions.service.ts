@@ -1,0 +1,564 @@
+import {
+  and,
+  asc,
+  count,
+  desc,
+  eq,
+  getTableColumns,
+  inArray,
+  ne,
+  or,
+  sql,
+  type SQL,
+} from "drizzle-orm";
+import { MASTERED_EASE, UNCATEGORIZED, yearRangeError } from "../../../core/constants";
+import { categoryLabel, percent } from "../../../core/stats";
+import {
+  firstIssueMessage,
+  ZBulkQuestionItem,
+  ZQuestionInput,
+  type TBulkQuestionItem,
+  type TQuestionInput,
+  type TQuestionInputPayload,
+} from "../../../core/schemas";
+import type { Db } from "../../db/client";
+import { queryRows } from "../../db/raw";
+import {
+  questions,
+  reviews,
+  studyStates,
+  users,
+  type NewQuestionRow,
+  type QuestionRow,
+} from "../../db/schema";
+import { badRequest, forbidden, notFound } from "../../errors";
+import { dueByCategory } from "../study/study.service";
+import { toQuestionJson, visibleTo, type QuestionJson } from "./question-json";
+import {
+  QUESTION_MESSAGES_SERVER as MSG,
+  QUESTION_PAGE,
+  SEARCH_COUNT_CAP,
+  SEARCH_TERMS_MAX,
+  type CategoryStat,
+  type QuestionPage,
+  type TBulkCreateRequest,
+  type TSearchQuestions,
+  type TVisibility,
+} from "./questions.types";
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** Rows per INSERT: 14 columns × 500 stays far below PostgreSQL's 65,535 parameters. */
+const INSERT_CHUNK = 500;
+
+// The generated search column is never sent back: it repeats the text, options and explanation.
+const { searchText: _searchText, ...questionColumns } = getTableColumns(questions);
+type StoredQuestion = Omit<QuestionRow, "searchText">;
+
+/** Question rows with what their JSON needs: the creator's name and profile flag, the viewer's state. */
+function selectQuestionJson(db: Db, viewerId: string) {
+  return db
+    .select({
+      q: questionColumns,
+      creator: { username: users.username, publicProfile: users.publicProfile },
+      state: studyStates,
+    })
+    .from(questions)
+    .innerJoin(users, eq(users.id, questions.creatorId))
+    .leftJoin(
+      studyStates,
+      and(eq(studyStates.questionId, questions.id), eq(studyStates.userId, viewerId)),
+    );
+}
+
+type JoinedRow = Awaited<ReturnType<ReturnType<typeof selectQuestionJson>["execute"]>>[number];
+
+function toJson(viewerId: string, row: JoinedRow): QuestionJson {
+  return toQuestionJson(row.q, { viewerId, creator: row.creator, studyState: row.state });
+}
+
+/** Question JSON for the given ids in the given order (ids the viewer may not see are left out). */
+async function loadQuestionsJson(db: Db, viewerId: string, ids: string[]): Promise<QuestionJson[]> {
+  if (ids.length === 0) return [];
+  const rows = await selectQuestionJson(db, viewerId).where(
+    and(inArray(questions.id, ids), visibleTo(viewerId)),
+  );
+  const byId = new Map(rows.map((r) => [r.q.id, toJson(viewerId, r)]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Search and list
+
+/**
+ * A LIKE pattern that matches `term` literally anywhere: the user's %, _ and \ are escaped, so free text
+ * is always text, never a pattern (and never a regular expression).
+ */
+export function containsPattern(term: string): string {
+  return `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/** The words of a search, each matched on its own (all must occur), duplicates and blanks dropped. */
+export function searchTerms(text: string): string[] {
+  const words = text.trim().toLowerCase().split(/\s+/u).filter(Boolean);
+  return [...new Set(words)].slice(0, SEARCH_TERMS_MAX);
+}
+
+/**
+ * The visibility rule split into branches that each walk one index in creation order: the viewer's own
+ * questions (creator index) and public ones (partial index on public questions). An OR of the two can
+ * use neither index for ordering; the branches can, so a page of a common term is found after reading a
+ * few dozen rows instead of sorting thousands. `ownOnly` branches hold one user's questions — a few
+ * hundred, rarely thousands — which are cheaper to check row by row than through the trigram index.
+ */
+function visibilityBranches(
+  viewerId: string,
+  visibility: TVisibility,
+): { visible: SQL; ownOnly: boolean }[] {
+  const own = { visible: eq(questions.creatorId, viewerId), ownOnly: true };
+  switch (visibility) {
+    case "mine":
+      return [own];
+    case "public":
+      return [{ visible: eq(questions.isPublic, true), ownOnly: false }];
+    default:
+      return [
+        own,
+        {
+          visible: and(eq(questions.isPublic, true), ne(questions.creatorId, viewerId))!,
+          ownOnly: false,
+        },
+      ];
+  }
+}
+
+/** Newest first, matching the indexes (created_at DESC NULLS LAST); the id breaks ties. */
+const NEWEST_FIRST = [sql`${questions.createdAt} desc nulls last`, desc(questions.id)] as const;
+
+function searchFilters(input: SearchInput, useTrigramIndex: boolean): SQL[] {
+  const conditions: SQL[] = [];
+  if (input.part) conditions.push(eq(questions.part, input.part));
+  if (input.category !== undefined) {
+    // 'Uncategorized' is how empty categories are shown; filtering by it finds them.
+    conditions.push(
+      input.category === UNCATEGORIZED
+        ? or(eq(questions.category, ""), eq(questions.category, UNCATEGORIZED))!
+        : eq(questions.category, input.category),
+    );
+  }
+  for (const term of searchTerms(input.text ?? "")) {
+    // search_text is lower-cased by the same lower() the term goes through. LIKE (escaped) can use the
+    // trigram index for terms of 3+ characters; strpos is a plain substring test, checked row by row.
+    conditions.push(
+      useTrigramIndex && term.length >= 3
+        ? sql`${questions.searchText} like lower(${containsPattern(term)})`
+        : sql`strpos(${questions.searchText}, lower(${term})) > 0`,
+    );
+  }
+  return conditions;
+}
+
+type SearchInput = Omit<TSearchQuestions, "visibility"> & { visibility?: TVisibility };
+
+/**
+ * Search over the questions the viewer may see (SPEC §5 'Search and browse'). The visibility rule is
+ * part of every branch of the query, whatever else is asked: another user's private question never
+ * matches, and is never counted. Free text is matched case-insensitively in the text, options and
+ * explanation (one trigram-indexed column), every word on its own; results are newest first and paged.
+ * The total is exact up to {@link SEARCH_COUNT_CAP} matches per branch; beyond that `totalCapped` says
+ * the total is a lower bound (docs/decisions/010-question-search-and-pagination.md).
+ */
+export async function searchQuestions(
+  db: Db,
+  viewerId: string,
+  input: SearchInput,
+): Promise<QuestionPage> {
+  const page = input.cursor ?? 1;
+  const pageSize = input.pageSize ?? QUESTION_PAGE.DEFAULT;
+  const offset = (page - 1) * pageSize;
+  // Each branch reads at most this many matches: enough for the page asked and for the count.
+  const branchLimit = Math.max(SEARCH_COUNT_CAP, offset + pageSize) + 1;
+  const branches = visibilityBranches(viewerId, input.visibility ?? "all").map(
+    ({ visible, ownOnly }, b) =>
+      sql`(${db
+        .select({
+          id: questions.id,
+          createdAt: questions.createdAt,
+          branch: sql<number>`${sql.raw(String(b))}`.as("branch"),
+        })
+        .from(questions)
+        .where(and(visible, ...searchFilters(input, !ownOnly)))
+        .orderBy(...NEWEST_FIRST)
+        .limit(branchLimit)})`,
+  );
+  const matches = sql.join(branches, sql` union all `);
+  const counted = sql`(select count(*) from m)::int as total,
+    (select coalesce(max(c), 0) from (select count(*) as c from m group by branch) per_branch)::int as widest`;
+  let rows = await queryRows<{ id: string | null; total: number; widest: number }>(
+    db,
+    sql`with m as (${matches})
+        select id, ${counted} from m
+        order by created_at desc nulls last, id desc
+        limit ${pageSize} offset ${offset}`,
+  );
+  if (rows.length === 0) {
+    // Past the last page: the count still answers.
+    rows = await queryRows(db, sql`with m as (${matches}) select null as id, ${counted}`);
+  }
+  const total = rows[0]?.total ?? 0;
+  const totalCapped = (rows[0]?.widest ?? 0) >= branchLimit;
+  const ids = rows.flatMap((r) => (r.id ? [r.id] : []));
+  return {
+    items: await loadQuestionsJson(db, viewerId, ids),
+    total,
+    totalCapped,
+    page,
+    pageSize,
+    nextCursor: offset + pageSize < total || totalCapped ? page + 1 : null,
+  };
+}
+
+/** The viewer's own questions and every public one, newest first (GET /questions). */
+export function listQuestions(
+  db: Db,
+  viewerId: string,
+  paging: { cursor?: number; pageSize?: number } = {},
+): Promise<QuestionPage> {
+  return searchQuestions(db, viewerId, { text: "", visibility: "all", ...paging });
+}
+
+/** Categories present among the questions the viewer may see, for the Browse filter. */
+export async function presentCategories(db: Db, viewerId: string): Promise<string[]> {
+  const rows = await db
+    .selectDistinct({ category: questions.category })
+    .from(questions)
+    .where(and(visibleTo(viewerId), ne(questions.category, "")))
+    .orderBy(asc(questions.category));
+  return rows.map((r) => r.category);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// One question
+
+async function findVisible(db: Db, viewerId: string, id: string): Promise<StoredQuestion | null> {
+  if (!UUID.test(id)) return null;
+  const [row] = await db
+    .select(questionColumns)
+    .from(questions)
+    .where(and(eq(questions.id, id), visibleTo(viewerId)));
+  return row ?? null;
+}
+
+/**
+ * The question if the caller created it. Another user's private question is indistinguishable from a
+ * missing one (404); another user's public question is visible but not theirs to change (403).
+ */
+async function requireOwn(
+  db: Db,
+  userId: string,
+  id: string,
+  forbiddenMessage: string,
+): Promise<StoredQuestion> {
+  const row = await findVisible(db, userId, id);
+  if (!row) throw notFound(MSG.NOT_FOUND);
+  if (row.creatorId !== userId) throw forbidden(forbiddenMessage);
+  return row;
+}
+
+export async function getQuestion(db: Db, viewerId: string, id: string): Promise<QuestionJson> {
+  if (!UUID.test(id)) throw notFound(MSG.NOT_FOUND);
+  const [json] = await loadQuestionsJson(db, viewerId, [id]);
+  if (!json) throw notFound(MSG.NOT_FOUND);
+  return json;
+}
+
+function checkYear(year: number, now: Date, prefix = ""): void {
+  const error = yearRangeError(year, now);
+  if (error) throw badRequest(prefix + error);
+}
+
+/** 'Public Profile' decides whether a new question is public when the client does not say. */
+async function defaultIsPublic(db: Db, userId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ publicProfile: users.publicProfile })
+    .from(users)
+    .where(eq(users.id, userId));
+  return row?.publicProfile ?? false;
+}
+
+function storedFields(input: TQuestionInput) {
+  return {
+    text: input.text,
+    options: input.options,
+    correctAnswer: input.correctAnswer,
+    correctAnswers: input.correctAnswers,
+    numCorrectAnswers: input.numCorrectAnswers,
+    questionType: input.questionType,
+    instructions: input.instructions,
+    explanation: input.explanation,
+    category: input.category,
+    part: input.part,
+    year: input.year,
+    number: input.number,
+  };
+}
+
+export async function createQuestion(
+  db: Db,
+  userId: string,
+  input: TQuestionInput,
+  now: Date,
+): Promise<QuestionJson> {
+  checkYear(input.year, now);
+  const isPublic = input.isPublic ?? (await defaultIsPublic(db, userId));
+  const [row] = await db
+    .insert(questions)
+    .values({ ...storedFields(input), creatorId: userId, isPublic, createdAt: now, updatedAt: now })
+    .returning({ id: questions.id });
+  return getQuestion(db, userId, row!.id);
+}
+
+function toPayload(row: StoredQuestion): TQuestionInputPayload {
+  return {
+    text: row.text,
+    options: row.options,
+    correctAnswer: row.correctAnswer,
+    correctAnswers: row.correctAnswers,
+    numCorrectAnswers: row.numCorrectAnswers,
+    questionType: row.questionType as TQuestionInputPayload["questionType"],
+    instructions: row.instructions,
+    explanation: row.explanation,
+    category: row.category,
+    part: row.part,
+    year: row.year,
+    number: row.number,
+    isPublic: row.isPublic,
+  };
+}
+
+/**
+ * PUT /questions/{id}: the given fields over the stored question, validated as a whole with the rules
+ * of SPEC §5 'Edit question'. Only the creator may change a question.
+ */
+export async function updateQuestion(
+  db: Db,
+  userId: string,
+  id: string,
+  data: Partial<TQuestionInputPayload>,
+  now: Date,
+): Promise<QuestionJson> {
+  const row = await requireOwn(db, userId, id, MSG.EDIT_OTHERS);
+  const given: Partial<TQuestionInputPayload> = Object.fromEntries(
+    Object.entries(data).filter(([, v]) => v !== undefined),
+  );
+  // The answer fields travel together: a new single answer replaces the stored list and vice versa.
+  if (given.correctAnswer !== undefined && given.correctAnswers === undefined) {
+    given.correctAnswers = [];
+  } else if (given.correctAnswers !== undefined && given.correctAnswer === undefined) {
+    given.correctAnswer = "";
+  }
+  const parsed = ZQuestionInput.safeParse({ ...toPayload(row), ...given });
+  if (!parsed.success) throw badRequest(firstIssueMessage(parsed.error));
+  checkYear(parsed.data.year, now);
+  await db
+    .update(questions)
+    .set({
+      ...storedFields(parsed.data),
+      isPublic: parsed.data.isPublic ?? row.isPublic,
+      updatedAt: now,
+    })
+    .where(and(eq(questions.id, row.id), eq(questions.creatorId, userId)));
+  return getQuestion(db, userId, row.id);
+}
+
+export async function deleteQuestion(
+  db: Db,
+  userId: string,
+  id: string,
+): Promise<{ message: string }> {
+  const row = await requireOwn(db, userId, id, MSG.DELETE_OTHERS);
+  await db.delete(questions).where(and(eq(questions.id, row.id), eq(questions.creatorId, userId)));
+  return { message: MSG.DELETED };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Bulk
+
+/** 'Item 3 (question 12): …' — which item of the request a message is about. */
+export function itemPrefix(index: number, raw: unknown): string {
+  const n = (raw as { number?: unknown } | null)?.number;
+  const number = typeof n === "number" || (typeof n === "string" && n.trim() !== "") ? n : null;
+  return number === null ? `Item ${index + 1}: ` : `Item ${index + 1} (question ${number}): `;
+}
+
+const blank = (v: unknown) => v === undefined || v === null || v === "";
+
+/**
+ * Validates every item (with the request's part and year as defaults, and the current year when neither
+ * says, as the import screens default it: SPEC §9) before anything is written; the first bad item fails
+ * the whole request with a message naming it.
+ */
+export function validateBulkItems(req: TBulkCreateRequest, now: Date): TBulkQuestionItem[] {
+  const defaultYear = blank(req.year) ? now.getFullYear() : req.year;
+  return req.questions.map((raw, index) => {
+    const withDefaults = {
+      ...raw,
+      part: blank(raw.part) ? (req.part ?? undefined) : raw.part,
+      year: blank(raw.year) ? defaultYear : raw.year,
+      isPublic: raw.isPublic ?? req.isPublic,
+    };
+    const parsed = ZBulkQuestionItem.safeParse(withDefaults);
+    const prefix = itemPrefix(index, raw);
+    if (!parsed.success) throw badRequest(prefix + firstIssueMessage(parsed.error));
+    checkYear(parsed.data.year, now, prefix);
+    return parsed.data;
+  });
+}
+
+/** What a bulk item sets on a question: A-E options with at most one answer. */
+function bulkFields(item: TBulkQuestionItem, previousType?: string) {
+  const questionType =
+    previousType === "fourOptions" && item.options.E === undefined ? "fourOptions" : "standard";
+  return {
+    text: item.text,
+    options: item.options,
+    correctAnswer: item.correctAnswer,
+    correctAnswers: item.correctAnswer === "" ? [] : [item.correctAnswer],
+    numCorrectAnswers: 1,
+    questionType,
+    category: item.category,
+    part: item.part,
+    year: item.year,
+    number: item.number,
+    explanation: item.explanation,
+  };
+}
+
+/**
+ * POST /questions/bulk: saves every item in one transaction and returns the saved questions in request
+ * order. Items with an `_id` are merged into that question, which must be the caller's own (DESIGN §7).
+ */
+export async function bulkCreateQuestions(
+  db: Db,
+  userId: string,
+  req: TBulkCreateRequest,
+  now: Date,
+): Promise<QuestionJson[]> {
+  const items = validateBulkItems(req, now);
+  const ids = await db.transaction(async (tx) => {
+    const fallbackPublic = await defaultIsPublic(tx, userId);
+    const savedIds: string[] = new Array<string>(items.length);
+
+    const mergeIndexes = items.flatMap((item, i) => (item._id ? [i] : []));
+    if (mergeIndexes.length > 0) {
+      const targetIds = [...new Set(mergeIndexes.map((i) => items[i]!._id!))];
+      const targets = await tx
+        .select({ id: questions.id, creatorId: questions.creatorId, type: questions.questionType })
+        .from(questions)
+        .where(and(inArray(questions.id, targetIds), visibleTo(userId)));
+      const byId = new Map(targets.map((t) => [t.id, t]));
+      for (const i of mergeIndexes) {
+        const item = items[i]!;
+        const target = byId.get(item._id!);
+        const prefix = itemPrefix(i, req.questions[i]);
+        if (!target) throw notFound(prefix + MSG.NOT_FOUND);
+        if (target.creatorId !== userId) throw forbidden(prefix + MSG.EDIT_OTHERS);
+        await tx
+          .update(questions)
+          .set({
+            ...bulkFields(item, target.type),
+            ...(item.isPublic !== undefined ? { isPublic: item.isPublic } : {}),
+            updatedAt: now,
+          })
+          .where(eq(questions.id, target.id));
+        savedIds[i] = target.id;
+      }
+    }
+
+    const newIndexes = items.flatMap((item, i) => (item._id ? [] : [i]));
+    for (let start = 0; start < newIndexes.length; start += INSERT_CHUNK) {
+      const chunk = newIndexes.slice(start, start + INSERT_CHUNK);
+      const values: NewQuestionRow[] = chunk.map((i, k) => {
+        const item = items[i]!;
+        return {
+          ...bulkFields(item),
+          creatorId: userId,
+          isPublic: item.isPublic ?? fallbackPublic,
+          // Distinct, increasing times keep the request's order in the newest-first list.
+          createdAt: new Date(now.getTime() + start + k),
+          updatedAt: now,
+        };
+      });
+      const inserted = await tx.insert(questions).values(values).returning({ id: questions.id });
+      chunk.forEach((i, k) => {
+        savedIds[i] = inserted[k]!.id;
+      });
+    }
+    return savedIds;
+  });
+  return loadQuestionsJson(db, userId, ids);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Category statistics
+
+/**
+ * Per category, for the caller (SPEC §3): questions they may see, mastered (their ease above 2.5), due
+ * (exactly the study pool's rule, DESIGN §7 and decision 021, shared with the Study screen) and their
+ * accuracy from the review log (null before any answer). Empty categories read 'Uncategorized'.
+ * Sorted by total, then name.
+ */
+export async function categoryStats(db: Db, userId: string, now: Date): Promise<CategoryStat[]> {
+  const [counts, answers, due] = await Promise.all([
+    db
+      .select({
+        category: questions.category,
+        total: count(),
+        mastered: sql<number>`count(*) filter (where ${studyStates.easeFactor} > ${MASTERED_EASE})::int`,
+      })
+      .from(questions)
+      .leftJoin(
+        studyStates,
+        and(eq(studyStates.questionId, questions.id), eq(studyStates.userId, userId)),
+      )
+      .where(visibleTo(userId))
+      .groupBy(questions.category),
+    db
+      .select({
+        category: reviews.category,
+        answered: count(),
+        correct: sql<number>`count(*) filter (where ${reviews.isCorrect})::int`,
+      })
+      .from(reviews)
+      .where(eq(reviews.userId, userId))
+      .groupBy(reviews.category),
+    dueByCategory(db, { userId, now }),
+  ]);
+
+  const stats = new Map<string, CategoryStat & { correct: number }>();
+  const entry = (raw: string) => {
+    const category = categoryLabel(raw);
+    let s = stats.get(category);
+    if (!s) {
+      s = { category, total: 0, mastered: 0, due: 0, accuracy: null, answered: 0, correct: 0 };
+      stats.set(category, s);
+    }
+    return s;
+  };
+  for (const c of counts) {
+    const s = entry(c.category);
+    s.total += c.total;
+    s.mastered += c.mastered;
+  }
+  for (const [category, n] of due) entry(category).due += n;
+  for (const a of answers) {
+    const s = entry(a.category);
+    s.answered += a.answered;
+    s.correct += a.correct;
+  }
+  return [...stats.values()]
+    .map(({ correct, ...s }) => ({
+      ...s,
+      accuracy: s.answered === 0 ? null : percent(correct, s.answered),
+    }))
+    .sort((a, b) => b.total - a.total || a.category.localeCompare(b.category));
+}

@@ -1,0 +1,202 @@
+import { sql } from "drizzle-orm";
+import { CATEGORIES, PGY_LEVEL_VALUES } from "../../../core/constants";
+import { hashPassword } from "../../auth/password";
+import type { Db } from "../../db/client";
+import { queryRows } from "../../db/raw";
+
+export interface SyntheticOptions {
+  users: number;
+  questions: number;
+  reviews: number;
+  /** Share of questions that are public (0..1). */
+  publicShare?: number;
+  /** Reviews are spread over this many days before `now`. */
+  days?: number;
+  now: Date;
+  /** Prefix for generated usernames, so repeated runs do not collide. */
+  prefix?: string;
+}
+
+export const SYNTHETIC_PASSWORD = "synthetic-password";
+
+// Vocabulary for realistic-looking stems, so trigram search behaves as it would on real banks.
+const WORDS = [
+  "patient",
+  "presents",
+  "with",
+  "history",
+  "of",
+  "lithium",
+  "clozapine",
+  "schizophrenia",
+  "bipolar",
+  "depression",
+  "anxiety",
+  "delirium",
+  "dementia",
+  "neuroleptic",
+  "malignant",
+  "syndrome",
+  "serotonin",
+  "tremor",
+  "rigidity",
+  "hallucinations",
+  "delusions",
+  "insomnia",
+  "suicidal",
+  "ideation",
+  "mania",
+  "hypomania",
+  "psychosis",
+  "catatonia",
+  "benzodiazepine",
+  "withdrawal",
+  "alcohol",
+  "opioid",
+  "buprenorphine",
+  "naltrexone",
+  "methadone",
+  "stimulant",
+  "methylphenidate",
+  "adolescent",
+  "child",
+  "elderly",
+  "pregnant",
+  "postpartum",
+  "seizure",
+  "electroconvulsive",
+  "therapy",
+  "cognitive",
+  "behavioral",
+  "dialectical",
+  "psychodynamic",
+  "transference",
+  "defense",
+  "mechanism",
+  "projection",
+  "displacement",
+  "hippocampus",
+  "amygdala",
+  "prefrontal",
+  "cortex",
+  "dopamine",
+  "glutamate",
+  "GABA",
+  "receptor",
+  "antagonist",
+  "agonist",
+  "partial",
+  "valproate",
+  "lamotrigine",
+  "carbamazepine",
+  "rash",
+  "hyponatremia",
+  "QTc",
+  "prolongation",
+  "metabolic",
+  "weight",
+  "gain",
+  "diabetes",
+  "agranulocytosis",
+  "neutropenia",
+  "capacity",
+  "consent",
+  "confidentiality",
+  "duty",
+  "warn",
+  "which",
+  "the",
+  "most",
+  "likely",
+  "diagnosis",
+  "next",
+  "best",
+  "step",
+  "management",
+  "treatment",
+];
+
+/**
+ * Fills the database with synthetic users, questions (own and public), reviews spread over recent days
+ * and matching study states — for benchmarks. Generated in SQL with generate_series so 500,000 reviews
+ * take seconds, not minutes.
+ */
+export async function seedSynthetic(db: Db, opts: SyntheticOptions) {
+  const prefix = opts.prefix ?? `synth${opts.now.getTime().toString(36)}`;
+  const publicShare = opts.publicShare ?? 0.2;
+  const days = opts.days ?? 90;
+  const passwordHash = await hashPassword(SYNTHETIC_PASSWORD);
+  const words = sql.raw(`array[${WORDS.map((w) => `'${w}'`).join(",")}]::text[]`);
+  const categories = sql.raw(
+    `array[${CATEGORIES.map((c) => `'${c.replace(/'/g, "''")}'`).join(",")}]::text[]`,
+  );
+  const pgy = sql.raw(`array[${PGY_LEVEL_VALUES.map((p) => `'${p}'`).join(",")}]::text[]`);
+  const now = opts.now.toISOString();
+
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`
+      insert into users (username, email, password_hash, pgy_level, share_usage_data, public_profile, created_at, last_login)
+      select ${prefix} || '_' || g, ${prefix} || '_' || g || '@synthetic.test', ${passwordHash},
+             (${pgy})[1 + (g % 9)], (g % 5) <> 0, (g % 3) = 0,
+             ${now}::timestamptz - ((g % 400) || ' days')::interval,
+             ${now}::timestamptz - ((g % 45) || ' days')::interval
+      from generate_series(1, ${opts.users}) g`);
+
+    await tx.execute(sql`
+      with u as (select array_agg(id order by username) ids, count(*)::int n from users where username like ${prefix + "\\_%"})
+      insert into questions (creator_id, text, options, correct_answer, correct_answers, category, part, year, number, is_public, explanation, created_at, updated_at)
+      select u.ids[1 + (g % u.n)],
+             'Question ' || g || ': ' || (
+               select string_agg((${words})[1 + abs(hashtext(g::text || '-' || w)) % ${WORDS.length}], ' ')
+               from generate_series(1, 18 + (g % 30)) w) || '?',
+             jsonb_build_object(
+               'A', (${words})[1 + abs(hashtext(g || 'a')) % ${WORDS.length}] || ' ' || (${words})[1 + abs(hashtext(g || 'aa')) % ${WORDS.length}],
+               'B', (${words})[1 + abs(hashtext(g || 'b')) % ${WORDS.length}] || ' ' || (${words})[1 + abs(hashtext(g || 'bb')) % ${WORDS.length}],
+               'C', (${words})[1 + abs(hashtext(g || 'c')) % ${WORDS.length}] || ' ' || (${words})[1 + abs(hashtext(g || 'cc')) % ${WORDS.length}],
+               'D', (${words})[1 + abs(hashtext(g || 'd')) % ${WORDS.length}] || ' ' || (${words})[1 + abs(hashtext(g || 'dd')) % ${WORDS.length}],
+               'E', (${words})[1 + abs(hashtext(g || 'e')) % ${WORDS.length}] || ' ' || (${words})[1 + abs(hashtext(g || 'ee')) % ${WORDS.length}]),
+             chr(65 + (g % 5)), array[chr(65 + (g % 5))],
+             (${categories})[1 + (g % ${CATEGORIES.length})],
+             (1 + (g % 2))::text, 2020 + (g % 5), 1 + (g % 300),
+             (abs(hashtext(g || 'pub')) % 1000) < ${Math.round(publicShare * 1000)},
+             case when g % 3 = 0 then 'Explanation for question ' || g else '' end,
+             ${now}::timestamptz - ((g % 365) || ' days')::interval,
+             ${now}::timestamptz - ((g % 365) || ' days')::interval
+      from u, generate_series(1, ${opts.questions}) g`);
+
+    // A review's user is the creator for private questions and any synthetic user for public ones,
+    // so every review is of a question its user may see.
+    await tx.execute(sql`
+      with u as (select array_agg(id order by username) ids, count(*)::int n from users where username like ${prefix + "\\_%"}),
+           q as (select array_agg(id order by id) ids, array_agg(creator_id order by id) creators,
+                        array_agg(is_public order by id) pub, array_agg(category order by id) cats, count(*)::int n
+                 from questions, u where creator_id = any(u.ids))
+      insert into reviews (user_id, question_id, category, difficulty, is_correct, selected, time_spent_ms, reviewed_at)
+      select case when q.pub[k] then u.ids[1 + (abs(hashtext(g || 'u')) % u.n)] else q.creators[k] end,
+             q.ids[k], q.cats[k], (g % 3)::smallint, (abs(hashtext(g || 'c')) % 100) < 72,
+             array[chr(65 + (g % 5))], 4000 + (abs(hashtext(g || 't')) % 60000),
+             ${now}::timestamptz - ((abs(hashtext(g || 'd')) % (${days} * 86400)) || ' seconds')::interval
+      from u, q, generate_series(1, ${opts.reviews}) g,
+           lateral (select 1 + (abs(hashtext(g::text)) % q.n) as k) pick`);
+
+    await tx.execute(sql`
+      insert into study_states (user_id, question_id, ease_factor, interval_days, repetitions, lapses, due_at, last_reviewed_at)
+      select r.user_id, r.question_id,
+             greatest(1.3, least(3.0, 2.5 + (sum(case when r.is_correct then 0.1 else -0.2 end))::float8 / 4)),
+             least(60, count(*)::int * 3), count(*) filter (where r.is_correct)::int, count(*) filter (where not r.is_correct)::int,
+             max(r.reviewed_at) + ((least(60, count(*)::int * 3)) || ' days')::interval - interval '20 days',
+             max(r.reviewed_at)
+      from reviews r join users u on u.id = r.user_id
+      where u.username like ${prefix + "\\_%"}
+      group by r.user_id, r.question_id`);
+
+    const [counts] = await queryRows<{ users: number; questions: number; reviews: number }>(
+      tx,
+      sql`
+      select (select count(*) from users where username like ${prefix + "\\_%"})::int as users,
+             (select count(*) from questions q join users u on u.id = q.creator_id where u.username like ${prefix + "\\_%"})::int as questions,
+             (select count(*) from reviews r join users u on u.id = r.user_id where u.username like ${prefix + "\\_%"})::int as reviews`,
+    );
+    return { prefix, password: SYNTHETIC_PASSWORD, ...counts! };
+  });
+}

@@ -1,0 +1,278 @@
+import { and, asc, count, desc, eq, gte, sql } from "drizzle-orm";
+import {
+  DASHBOARD_TOP_CATEGORIES,
+  MASTERED_EASE,
+  RANKING_MIN_COHORT,
+} from "../../../core/constants";
+import {
+  categoryLabel,
+  computeSessionStats,
+  computeStudyStats,
+  percent,
+  percentileRank,
+  type SessionStats,
+  type StudyStats,
+} from "../../../core/stats";
+import type { Db } from "../../db/client";
+import { questions, reviews, studySessions, studyStates, users } from "../../db/schema";
+import { notFound } from "../../errors";
+import { visibleTo } from "../questions/question-json";
+import { dueByCategory, dueCount, STUDY_SESSION_NOT_FOUND } from "../study/study.service";
+
+export interface CategoryProgress {
+  name: string;
+  /** Questions the user can see in this category. */
+  total: number;
+  mastered: number;
+  /** mastered / total, rounded (SPEC §9). */
+  masteryPercent: number;
+  due: number;
+  /** Percent of the user's answers in this category that were right; null before any answer. */
+  accuracy: number | null;
+}
+
+export interface StudySummary extends StudyStats {
+  /** Questions the user can study: own plus public (DESIGN §7). */
+  totalQuestions: number;
+  ownQuestions: number;
+  dueCount: number;
+  masteredCount: number;
+  /** Top categories by question count (SPEC §2 Category Progress). */
+  categoryProgress: CategoryProgress[];
+  /** Every category with questions due now, most due first: the Study screen's category choice. */
+  dueCategories: { name: string; due: number }[];
+  timeZone: string;
+}
+
+/**
+ * Everything the Dashboard and the Study screen show, from the review log and study states, in the
+ * user's time zone: the same on every device.
+ */
+export async function studySummary(
+  db: Db,
+  opts: { userId: string; timeZone: string; now: Date },
+): Promise<StudySummary> {
+  const { userId, timeZone, now } = opts;
+  const log = await db
+    .select({
+      questionId: reviews.questionId,
+      category: reviews.category,
+      isCorrect: reviews.isCorrect,
+      reviewedAt: reviews.reviewedAt,
+      timeSpentMs: reviews.timeSpentMs,
+    })
+    .from(reviews)
+    .where(eq(reviews.userId, userId))
+    .orderBy(asc(reviews.reviewedAt), asc(reviews.id));
+  const sessions = await db
+    .select({ startedAt: studySessions.startedAt })
+    .from(studySessions)
+    .where(eq(studySessions.userId, userId));
+  const stats = computeStudyStats(log, { timeZone, now, sessions });
+
+  const perCategory = await db
+    .select({
+      category: questions.category,
+      total: count(),
+      own: sql<number>`count(*) filter (where ${questions.creatorId} = ${userId})::int`,
+      mastered: sql<number>`count(${studyStates.questionId}) filter (where ${studyStates.easeFactor} > ${MASTERED_EASE})::int`,
+    })
+    .from(questions)
+    .leftJoin(
+      studyStates,
+      and(eq(studyStates.questionId, questions.id), eq(studyStates.userId, userId)),
+    )
+    .where(visibleTo(userId))
+    .groupBy(questions.category);
+
+  // Several stored categories (e.g. '' and 'Uncategorized') read as one label.
+  const byLabel = new Map<string, { total: number; own: number; mastered: number; due: number }>();
+  for (const row of perCategory) {
+    const label = categoryLabel(row.category);
+    const entry = byLabel.get(label) ?? { total: 0, own: 0, mastered: 0, due: 0 };
+    entry.total += row.total;
+    entry.own += row.own;
+    entry.mastered += row.mastered;
+    byLabel.set(label, entry);
+  }
+  const dueMap = await dueByCategory(db, { userId, now });
+  for (const [category, n] of dueMap) {
+    const entry = byLabel.get(categoryLabel(category));
+    if (entry) entry.due += n;
+  }
+  let totalQuestions = 0;
+  let ownQuestions = 0;
+  let masteredCount = 0;
+  for (const entry of byLabel.values()) {
+    totalQuestions += entry.total;
+    ownQuestions += entry.own;
+    masteredCount += entry.mastered;
+  }
+  const categoryProgress = [...byLabel]
+    .sort(([a, x], [b, y]) => y.total - x.total || (a < b ? -1 : a > b ? 1 : 0))
+    .slice(0, DASHBOARD_TOP_CATEGORIES)
+    .map(([name, c]) => {
+      const perf = stats.categoryPerformance[name];
+      return {
+        name,
+        total: c.total,
+        mastered: c.mastered,
+        masteryPercent: percent(c.mastered, c.total),
+        due: c.due,
+        accuracy: perf ? perf.accuracy : null,
+      };
+    });
+
+  const dueCategories = [...byLabel]
+    .filter(([, c]) => c.due > 0)
+    .map(([name, c]) => ({ name, due: c.due }))
+    .sort((a, b) => b.due - a.due || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+
+  return {
+    ...stats,
+    totalQuestions,
+    ownQuestions,
+    dueCount: await dueCount(db, { userId, now }),
+    masteredCount,
+    categoryProgress,
+    dueCategories,
+    timeZone,
+  };
+}
+
+/** The Session Complete card, from the answers logged under the session. */
+export async function sessionStats(
+  db: Db,
+  opts: { userId: string; sessionId: string },
+): Promise<SessionStats & { sessionId: string; startTime: string; answerTimes: number[] }> {
+  const [session] = await db
+    .select()
+    .from(studySessions)
+    .where(and(eq(studySessions.id, opts.sessionId), eq(studySessions.userId, opts.userId)));
+  if (!session) throw notFound(STUDY_SESSION_NOT_FOUND);
+  const answers = await db
+    .select({ isCorrect: reviews.isCorrect, timeSpentMs: reviews.timeSpentMs })
+    .from(reviews)
+    .where(and(eq(reviews.sessionId, session.id), eq(reviews.userId, opts.userId)))
+    .orderBy(asc(reviews.reviewedAt), asc(reviews.id));
+  // SPEC §3 Session stats: startTime and the answer times (ms) besides the counts.
+  return {
+    ...computeSessionStats(answers),
+    sessionId: session.id,
+    startTime: session.startedAt.toISOString(),
+    answerTimes: answers.map((a) => a.timeSpentMs),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Rankings (SPEC §7 GET /stats/comparative; DESIGN §7 'Share Anonymous Usage Data')
+
+/** Days covered by the time-based ranking: a rolling week, the same for every time zone. */
+export const RANKING_WINDOW_DAYS = 7;
+
+export interface Ranking {
+  /** False while fewer than 5 other users share their data: every figure below is then null. */
+  available: boolean;
+  /** The viewer's percentile among the cohort; null when the viewer has not answered anything. */
+  percentile: number | null;
+  /** Users ranked: the sharing users with answers, plus the viewer when they have answers. */
+  totalUsers: number | null;
+  /** Mean of the cohort's scores (percent correct), one decimal. */
+  averageScore: number | null;
+  /** The viewer's own score (percent correct), shown even when rankings are not available. */
+  score: number | null;
+  /** How many other sharing users are needed before figures are shown. */
+  minimumOthers: number;
+}
+
+export interface ComparativeData {
+  overall: Ranking;
+  pgyLevel: Ranking & { level: string };
+  timeBasedRanking: Ranking & { period: "week"; days: number; since: string };
+}
+
+interface Scored {
+  userId: string;
+  pgyLevel: string;
+  answered: number;
+  correct: number;
+}
+
+async function cohortScores(db: Db, viewerId: string, since: Date | null): Promise<Scored[]> {
+  const rows = await db
+    .select({
+      userId: reviews.userId,
+      pgyLevel: users.pgyLevel,
+      answered: sql<number>`count(*)::int`,
+      correct: sql<number>`count(*) filter (where ${reviews.isCorrect})::int`,
+    })
+    .from(reviews)
+    .innerJoin(users, eq(users.id, reviews.userId))
+    .where(
+      and(
+        sql`(${users.shareUsageData} or ${users.id} = ${viewerId})`,
+        since ? gte(reviews.reviewedAt, since) : undefined,
+      ),
+    )
+    .groupBy(reviews.userId, users.pgyLevel)
+    .orderBy(desc(sql`count(*)`));
+  return rows;
+}
+
+const scoreOf = (s: Scored) => (s.correct / s.answered) * 100;
+
+export function rankAmong(viewerId: string, members: readonly Scored[]): Ranking {
+  const viewer = members.find((m) => m.userId === viewerId);
+  const others = members.filter((m) => m.userId !== viewerId);
+  const score = viewer ? Math.round(scoreOf(viewer)) : null;
+  if (others.length < RANKING_MIN_COHORT) {
+    return {
+      available: false,
+      percentile: null,
+      totalUsers: null,
+      averageScore: null,
+      score,
+      minimumOthers: RANKING_MIN_COHORT,
+    };
+  }
+  const everyone = viewer ? [...others, viewer] : others;
+  const mean = everyone.reduce((sum, m) => sum + scoreOf(m), 0) / everyone.length;
+  return {
+    available: true,
+    percentile: viewer ? percentileRank(scoreOf(viewer), others.map(scoreOf)) : null,
+    totalUsers: everyone.length,
+    averageScore: Math.round(mean * 10) / 10,
+    score,
+    minimumOthers: RANKING_MIN_COHORT,
+  };
+}
+
+/**
+ * Real rankings only: the cohort is every user who turned on 'Share Anonymous Usage Data' and has
+ * answered at least one question, plus the viewer. Score = percent of answers correct. With fewer
+ * than 5 others in a cohort nothing but the viewer's own score is returned (decision 025).
+ */
+export async function comparativeStats(
+  db: Db,
+  opts: { userId: string; pgyLevel: string; now: Date },
+): Promise<ComparativeData> {
+  const { userId, pgyLevel, now } = opts;
+  const since = new Date(now.getTime() - RANKING_WINDOW_DAYS * 86_400_000);
+  const [allTime, week] = [
+    await cohortScores(db, userId, null),
+    await cohortScores(db, userId, since),
+  ];
+  const sameLevel = pgyLevel
+    ? allTime.filter((m) => m.pgyLevel === pgyLevel || m.userId === userId)
+    : allTime.filter((m) => m.userId === userId);
+  return {
+    overall: rankAmong(userId, allTime),
+    pgyLevel: { ...rankAmong(userId, sameLevel), level: pgyLevel },
+    timeBasedRanking: {
+      ...rankAmong(userId, week),
+      period: "week",
+      days: RANKING_WINDOW_DAYS,
+      since: since.toISOString(),
+    },
+  };
+}

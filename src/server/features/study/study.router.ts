@@ -1,0 +1,59 @@
+import { z } from "zod";
+import { LIMITS } from "../../../core/constants";
+import { ZAnswerInput, ZDueQuery, ZRateInput } from "../../../core/schemas/study";
+import { protectedProcedure, router } from "../../trpc/init";
+import {
+  finishSession,
+  listDueQuestions,
+  rateQuestion,
+  recordAnswer,
+  startSession,
+  studyTimeZone,
+} from "./study.service";
+
+const ZSessionId = z.uuid({ error: "Study session id must be a valid id" });
+
+export const ZStartSessionRequest = z
+  .object({ category: z.string().trim().max(LIMITS.CATEGORY).optional() })
+  .optional();
+
+export const ZAnswerRequest = ZAnswerInput.extend({ sessionId: ZSessionId.optional() });
+
+export const studyRouter = router({
+  /** DESIGN §7 study pool, one page plus the full count. */
+  due: protectedProcedure.input(ZDueQuery.optional()).query(({ ctx, input }) =>
+    listDueQuestions(ctx.db, {
+      userId: ctx.user.id,
+      now: ctx.now(),
+      category: input?.category,
+      limit: input?.limit,
+      offset: input?.offset,
+    }),
+  ),
+
+  startSession: protectedProcedure.input(ZStartSessionRequest).mutation(async ({ ctx, input }) => {
+    await studyTimeZone(ctx.db, ctx.user, ctx.timeZone);
+    return startSession(ctx.db, { userId: ctx.user.id, now: ctx.now(), category: input?.category });
+  }),
+
+  finishSession: protectedProcedure
+    .input(z.object({ sessionId: ZSessionId }))
+    .mutation(({ ctx, input }) =>
+      finishSession(ctx.db, { userId: ctx.user.id, sessionId: input.sessionId, now: ctx.now() }),
+    ),
+
+  answer: protectedProcedure
+    .input(ZAnswerRequest)
+    .mutation(({ ctx, input }) =>
+      recordAnswer(ctx.db, { userId: ctx.user.id, now: ctx.now(), input }),
+    ),
+
+  rate: protectedProcedure.input(ZRateInput).mutation(({ ctx, input }) =>
+    rateQuestion(ctx.db, {
+      userId: ctx.user.id,
+      now: ctx.now(),
+      questionId: input.questionId,
+      difficulty: input.difficulty,
+    }),
+  ),
+});

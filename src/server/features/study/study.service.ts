@@ -1,0 +1,467 @@
+import { and, asc, desc, eq, isNull, lte, ne, notExists, or, sql, type SQL } from "drizzle-orm";
+import { DUE_PAGE, PUBLIC_NEW_IN_DUE_LIMIT, UNCATEGORIZED } from "../../../core/constants";
+import type { TAnswerInput, TDifficulty } from "../../../core/schemas/study";
+import { initialStudyState, lapse, rate, type StudyState } from "../../../core/srs";
+import type { Db } from "../../db/client";
+import {
+  questions,
+  reviews,
+  studySessions,
+  studyStates,
+  users,
+  type QuestionRow,
+  type StudySessionRow,
+  type StudyStateRow,
+} from "../../db/schema";
+import { badRequest, notFound } from "../../errors";
+import { validTimeZone } from "../auth/auth.service";
+import type { QuestionJson } from "../questions/question-json";
+import { visibleTo } from "../questions/question-json";
+import { questionJsonFor, requireVisibleQuestion } from "./question-access";
+
+export const STUDY_SESSION_NOT_FOUND = "Study session not found";
+export const NOT_AN_OPTION = "Please select one of the question's options";
+export const NO_ANSWER_KEY = "This question has no correct answer yet. Add one in Browse first.";
+
+/** The answer key of a question: `correctAnswers` is the full set; older rows may hold only the letter. */
+export function answerKeyOf(row: Pick<QuestionRow, "correctAnswer" | "correctAnswers">): string[] {
+  if (row.correctAnswers.length > 0) return [...new Set(row.correctAnswers)].sort();
+  return row.correctAnswer ? [row.correctAnswer] : [];
+}
+
+/** Correct when the selected set equals the answer set exactly (multipleCorrect: every one, no extra). */
+export function isCorrectSelection(selected: readonly string[], key: readonly string[]): boolean {
+  if (key.length === 0) return false;
+  const chosen = new Set(selected.map((l) => l.toUpperCase()));
+  return chosen.size === key.length && key.every((l) => chosen.has(l));
+}
+
+/** A question can be studied only when it has an answer to check against (decision 021). */
+const hasAnswerKey: SQL = sql`(cardinality(${questions.correctAnswers}) > 0 or ${questions.correctAnswer} <> '')`;
+
+function categoryFilter(category: string | undefined): SQL | undefined {
+  if (category === undefined || category === "") return undefined;
+  // 'Uncategorized' is how the interface names the empty category.
+  if (category === UNCATEGORIZED) {
+    return or(eq(questions.category, ""), eq(questions.category, UNCATEGORIZED));
+  }
+  return eq(questions.category, category);
+}
+
+const noStateFor = (db: Db, userId: string) =>
+  notExists(
+    db
+      .select({ one: sql`1` })
+      .from(studyStates)
+      .where(and(eq(studyStates.questionId, questions.id), eq(studyStates.userId, userId))),
+  );
+
+/** The conditions of the three segments of the study pool (DESIGN §7), each with the answer-key rule. */
+function poolSegments(db: Db, opts: { userId: string; now: Date; category?: SQL }) {
+  const { userId, now, category } = opts;
+  return {
+    /** Studied, still visible, review date passed (rows of study_states joined to questions). */
+    reviewed: and(
+      eq(studyStates.userId, userId),
+      or(isNull(studyStates.dueAt), lte(studyStates.dueAt, now)),
+      visibleTo(userId),
+      hasAnswerKey,
+      category,
+    ),
+    /** Own questions never studied. */
+    ownNew: and(eq(questions.creatorId, userId), hasAnswerKey, category, noStateFor(db, userId)),
+    /** Other users' public questions never studied (the list takes the newest 20). */
+    publicNew: and(
+      eq(questions.isPublic, true),
+      ne(questions.creatorId, userId),
+      hasAnswerKey,
+      category,
+      noStateFor(db, userId),
+    ),
+  };
+}
+
+const newestFirst = [desc(questions.createdAt), desc(questions.id)] as const;
+
+export interface DuePage {
+  questions: QuestionJson[];
+  /** Every due question, not just this page. */
+  total: number;
+  limit: number;
+  offset: number;
+}
+
+/**
+ * The study pool of DESIGN §7, in three segments paged as one list:
+ *   1. studied questions the user may still see whose review date has passed (most overdue first);
+ *   2. the user's own questions never studied (newest first);
+ *   3. at most 20 never-studied public questions of other users (newest first).
+ */
+export async function listDueQuestions(
+  db: Db,
+  opts: { userId: string; now: Date; category?: string; limit?: number; offset?: number },
+): Promise<DuePage> {
+  const { userId, now } = opts;
+  const limit = Math.min(Math.max(1, opts.limit ?? DUE_PAGE.DEFAULT), DUE_PAGE.MAX);
+  const offset = Math.max(0, opts.offset ?? 0);
+  const category = categoryFilter(opts.category);
+  const counts = await countDue(db, { userId, now, category });
+  const where = poolSegments(db, { userId, now, category });
+
+  const [reviewedSlice, ownSlice, publicSlice] = pageSlices(
+    [counts.reviewed, counts.ownNew, counts.publicNew],
+    offset,
+    limit,
+  );
+  const rows: QuestionRow[] = [];
+  const states = new Map<string, StudyStateRow>();
+  if (reviewedSlice) {
+    const found = await db
+      .select({ q: questions, s: studyStates })
+      .from(studyStates)
+      .innerJoin(questions, eq(questions.id, studyStates.questionId))
+      .where(where.reviewed)
+      .orderBy(sql`${studyStates.dueAt} asc nulls first`, asc(questions.id))
+      .limit(reviewedSlice.limit)
+      .offset(reviewedSlice.offset);
+    for (const { q, s } of found) {
+      rows.push(q);
+      states.set(q.id, s);
+    }
+  }
+  for (const [slice, condition] of [
+    [ownSlice, where.ownNew],
+    [publicSlice, where.publicNew],
+  ] as const) {
+    if (!slice) continue;
+    rows.push(
+      ...(await db
+        .select()
+        .from(questions)
+        .where(condition)
+        .orderBy(...newestFirst)
+        .limit(slice.limit)
+        .offset(slice.offset)),
+    );
+  }
+  return {
+    questions: await questionJsonFor(db, userId, rows, states),
+    total: counts.reviewed + counts.ownNew + counts.publicNew,
+    limit,
+    offset,
+  };
+}
+
+/** Which part of each segment a page covers, given the segment sizes in order. */
+export function pageSlices(
+  sizes: number[],
+  offset: number,
+  limit: number,
+): ({ offset: number; limit: number } | null)[] {
+  let start = offset;
+  let remaining = limit;
+  return sizes.map((size) => {
+    if (remaining <= 0 || start >= size) {
+      start = Math.max(0, start - size);
+      return null;
+    }
+    const take = Math.min(size - start, remaining);
+    const slice = { offset: start, limit: take };
+    remaining -= take;
+    start = 0;
+    return slice;
+  });
+}
+
+/** Sizes of the three segments of the due list. */
+export async function countDue(
+  db: Db,
+  opts: { userId: string; now: Date; category?: SQL },
+): Promise<{ reviewed: number; ownNew: number; publicNew: number }> {
+  const where = poolSegments(db, opts);
+  const [reviewed] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(studyStates)
+    .innerJoin(questions, eq(questions.id, studyStates.questionId))
+    .where(where.reviewed);
+  const [ownNew] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(questions)
+    .where(where.ownNew);
+  // Counting stops at the cap: the newest 20 are all that can ever be in the list.
+  const publicNew = await db
+    .select({ id: questions.id })
+    .from(questions)
+    .where(where.publicNew)
+    .limit(PUBLIC_NEW_IN_DUE_LIMIT);
+  return { reviewed: reviewed?.n ?? 0, ownNew: ownNew?.n ?? 0, publicNew: publicNew.length };
+}
+
+/** Due questions per stored category (DESIGN §7 pool), for the dashboard's Category Progress. */
+export async function dueByCategory(
+  db: Db,
+  opts: { userId: string; now: Date },
+): Promise<Map<string, number>> {
+  const where = poolSegments(db, opts);
+  const out = new Map<string, number>();
+  const add = (category: string, n: number) => out.set(category, (out.get(category) ?? 0) + n);
+  const reviewed = await db
+    .select({ category: questions.category, n: sql<number>`count(*)::int` })
+    .from(studyStates)
+    .innerJoin(questions, eq(questions.id, studyStates.questionId))
+    .where(where.reviewed)
+    .groupBy(questions.category);
+  for (const r of reviewed) add(r.category, r.n);
+  const ownNew = await db
+    .select({ category: questions.category, n: sql<number>`count(*)::int` })
+    .from(questions)
+    .where(where.ownNew)
+    .groupBy(questions.category);
+  for (const r of ownNew) add(r.category, r.n);
+  const publicNew = await db
+    .select({ category: questions.category })
+    .from(questions)
+    .where(where.publicNew)
+    .orderBy(...newestFirst)
+    .limit(PUBLIC_NEW_IN_DUE_LIMIT);
+  for (const r of publicNew) add(r.category, 1);
+  return out;
+}
+
+export async function dueCount(db: Db, opts: { userId: string; now: Date }): Promise<number> {
+  const c = await countDue(db, opts);
+  return c.reviewed + c.ownNew + c.publicNew;
+}
+
+export interface StartedSession {
+  /** Null when nothing is due: an empty start is not a study day (it would extend the streak). */
+  session: { id: string; category: string | null; startedAt: string; questionCount: number } | null;
+  questions: QuestionJson[];
+  total: number;
+}
+
+/**
+ * Starts a study session: records it (the streak and study history count session days) and hands back
+ * the first page of due questions for the client to shuffle (SPEC §4).
+ */
+export async function startSession(
+  db: Db,
+  opts: { userId: string; now: Date; category?: string; limit?: number },
+): Promise<StartedSession> {
+  const due = await listDueQuestions(db, {
+    userId: opts.userId,
+    now: opts.now,
+    category: opts.category,
+    limit: opts.limit ?? DUE_PAGE.DEFAULT,
+  });
+  if (due.questions.length === 0) return { session: null, questions: [], total: due.total };
+  const [session] = await db
+    .insert(studySessions)
+    .values({
+      userId: opts.userId,
+      category: opts.category ? opts.category : null,
+      questionCount: due.questions.length,
+      startedAt: opts.now,
+    })
+    .returning();
+  return { session: sessionJson(session!), questions: due.questions, total: due.total };
+}
+
+function sessionJson(row: StudySessionRow): NonNullable<StartedSession["session"]> {
+  return {
+    id: row.id,
+    category: row.category,
+    startedAt: row.startedAt.toISOString(),
+    questionCount: row.questionCount,
+  };
+}
+
+/** Marks a session finished (the Session Complete view); idempotent. */
+export async function finishSession(
+  db: Db,
+  opts: { userId: string; sessionId: string; now: Date },
+): Promise<{ success: true }> {
+  const [row] = await db
+    .update(studySessions)
+    .set({ endedAt: opts.now })
+    .where(
+      and(
+        eq(studySessions.id, opts.sessionId),
+        eq(studySessions.userId, opts.userId),
+        isNull(studySessions.endedAt),
+      ),
+    )
+    .returning({ id: studySessions.id });
+  if (!row) {
+    const [exists] = await db
+      .select({ id: studySessions.id })
+      .from(studySessions)
+      .where(and(eq(studySessions.id, opts.sessionId), eq(studySessions.userId, opts.userId)));
+    if (!exists) throw notFound(STUDY_SESSION_NOT_FOUND);
+  }
+  return { success: true };
+}
+
+export interface AnswerResult {
+  isCorrect: boolean;
+  selected: string[];
+  correctAnswer: string;
+  correctAnswers: string[];
+  explanation: string;
+  generatedExplanation: string;
+  category: string;
+  reviewId: number;
+  /** The question with the caller's study entry after this answer. */
+  question: QuestionJson;
+}
+
+function toState(row: StudyStateRow | undefined): StudyState {
+  if (!row) return initialStudyState();
+  return {
+    easeFactor: row.easeFactor,
+    intervalDays: row.intervalDays,
+    repetitions: row.repetitions,
+    lapses: row.lapses,
+    dueAt: row.dueAt,
+    lastReviewedAt: row.lastReviewedAt,
+  };
+}
+
+/** Upserts the user's SM-2 state for a question. */
+async function saveState(
+  tx: Db,
+  key: { userId: string; questionId: string },
+  state: StudyState,
+  pendingReviewId: number | null,
+): Promise<StudyStateRow> {
+  const values = {
+    easeFactor: state.easeFactor,
+    intervalDays: state.intervalDays,
+    repetitions: state.repetitions,
+    lapses: state.lapses,
+    dueAt: state.dueAt,
+    lastReviewedAt: state.lastReviewedAt,
+    pendingReviewId,
+  };
+  const [row] = await tx
+    .insert(studyStates)
+    .values({ ...key, ...values })
+    .onConflictDoUpdate({ target: [studyStates.userId, studyStates.questionId], set: values })
+    .returning();
+  return row!;
+}
+
+/**
+ * Records one answer. Correctness is decided here from the stored answer set, never by the client.
+ * The review row and the study state change in one transaction: a wrong answer is a lapse (DESIGN §5);
+ * a right one waits for its difficulty rating (`pendingReviewId`), which schedules it.
+ */
+export async function recordAnswer(
+  db: Db,
+  opts: { userId: string; now: Date; input: TAnswerInput & { sessionId?: string } },
+): Promise<AnswerResult> {
+  const { userId, now, input } = opts;
+  return db.transaction(async (tx) => {
+    const question = await requireVisibleQuestion(tx, userId, input.questionId);
+    const key = answerKeyOf(question);
+    if (key.length === 0) throw badRequest(NO_ANSWER_KEY);
+    const optionLetters = new Set(Object.keys(question.options));
+    const selected = [...new Set(input.selected.map((l) => l.toUpperCase()))].sort();
+    if (selected.some((l) => !optionLetters.has(l))) {
+      throw badRequest(NOT_AN_OPTION);
+    }
+    if (input.sessionId) {
+      const [session] = await tx
+        .select({ id: studySessions.id })
+        .from(studySessions)
+        .where(and(eq(studySessions.id, input.sessionId), eq(studySessions.userId, userId)));
+      if (!session) throw notFound(STUDY_SESSION_NOT_FOUND);
+    }
+    const isCorrect = isCorrectSelection(selected, key);
+    const [review] = await tx
+      .insert(reviews)
+      .values({
+        userId,
+        questionId: question.id,
+        sessionId: input.sessionId ?? null,
+        category: question.category,
+        isCorrect,
+        selected,
+        timeSpentMs: input.timeSpentMs,
+        reviewedAt: now,
+      })
+      .returning({ id: reviews.id });
+    const [current] = await tx
+      .select()
+      .from(studyStates)
+      .where(and(eq(studyStates.userId, userId), eq(studyStates.questionId, question.id)))
+      .for("update");
+    const before = toState(current);
+    // A right answer keeps the schedule until it is rated; a wrong one starts the card over now.
+    const after: StudyState = isCorrect ? { ...before, lastReviewedAt: now } : lapse(before, now);
+    const state = await saveState(tx, { userId, questionId: question.id }, after, review!.id);
+    const [json] = await questionJsonFor(tx, userId, [question], new Map([[question.id, state]]));
+    return {
+      isCorrect,
+      selected,
+      correctAnswer: question.correctAnswer,
+      correctAnswers: key,
+      explanation: question.explanation,
+      generatedExplanation: question.generatedExplanation,
+      category: question.category,
+      reviewId: review!.id,
+      question: json!,
+    };
+  });
+}
+
+/**
+ * The difficulty rating (SPEC §7 PATCH /questions/{id}/study). After a right answer it schedules with
+ * SM-2; after a wrong one the lapse already scheduled the card and the rating is only recorded on the
+ * review; with no answer waiting (a REST client that only rates) it schedules (decision 020).
+ */
+export async function rateQuestion(
+  db: Db,
+  opts: { userId: string; now: Date; questionId: string; difficulty: TDifficulty },
+): Promise<QuestionJson> {
+  const { userId, now, difficulty } = opts;
+  return db.transaction(async (tx) => {
+    const question = await requireVisibleQuestion(tx, userId, opts.questionId);
+    const [current] = await tx
+      .select()
+      .from(studyStates)
+      .where(and(eq(studyStates.userId, userId), eq(studyStates.questionId, question.id)))
+      .for("update");
+    let pendingCorrect: boolean | null = null;
+    if (current?.pendingReviewId != null) {
+      const [pending] = await tx
+        .update(reviews)
+        .set({ difficulty })
+        .where(and(eq(reviews.id, current.pendingReviewId), eq(reviews.userId, userId)))
+        .returning({ isCorrect: reviews.isCorrect });
+      pendingCorrect = pending ? pending.isCorrect : null;
+    }
+    const next =
+      pendingCorrect === false ? toState(current) : rate(toState(current), difficulty, now);
+    const state = await saveState(tx, { userId, questionId: question.id }, next, null);
+    const [json] = await questionJsonFor(tx, userId, [question], new Map([[question.id, state]]));
+    return json!;
+  });
+}
+
+/**
+ * The time zone stats are computed in: the browser's (x-time-zone) when valid, else the one stored
+ * with the user. A new valid zone is remembered, so the CLI and other devices agree.
+ */
+export async function studyTimeZone(
+  db: Db,
+  user: { id: string; timeZone: string },
+  header: string | null,
+): Promise<string> {
+  const fromHeader = validTimeZone(header);
+  if (fromHeader && fromHeader !== user.timeZone) {
+    await db.update(users).set({ timeZone: fromHeader }).where(eq(users.id, user.id));
+    return fromHeader;
+  }
+  return fromHeader ?? validTimeZone(user.timeZone) ?? "UTC";
+}

@@ -1,0 +1,62 @@
+import { ZProfileInput, ZSettingsInput } from "../../../core/schemas";
+import { protectedProcedure, router } from "../../trpc/init";
+import { loadUserJson } from "./user-json";
+import {
+  deleteAccount,
+  exportQuestions,
+  exportStudyData,
+  markScoresOnboardingOffered,
+  resetStudyProgress,
+  updateProfile,
+  updateSettings,
+} from "./users.service";
+import { USER_MESSAGES } from "./users.types";
+
+/** The signed-in user's own profile, settings and data (SPEC §7 /users rows); never anyone else's. */
+export const usersRouter = router({
+  updateProfile: protectedProcedure.input(ZProfileInput).mutation(async ({ ctx, input }) => {
+    const row = await updateProfile(ctx.db, ctx.user.id, input);
+    return {
+      success: true as const,
+      user: await loadUserJson(ctx.db, row),
+      message: USER_MESSAGES.PROFILE_UPDATED,
+    };
+  }),
+
+  updateSettings: protectedProcedure.input(ZSettingsInput).mutation(async ({ ctx, input }) => {
+    const row = await updateSettings(ctx.db, ctx.user.id, input);
+    return {
+      success: true as const,
+      user: await loadUserJson(ctx.db, row),
+      message: USER_MESSAGES.SETTINGS_UPDATED,
+    };
+  }),
+
+  markScoresOnboardingOffered: protectedProcedure.mutation(async ({ ctx }) => {
+    const row = await markScoresOnboardingOffered(ctx.db, ctx.user.id, ctx.now());
+    return { success: true as const, user: await loadUserJson(ctx.db, row) };
+  }),
+
+  exportStudyData: protectedProcedure.query(async ({ ctx }) => ({
+    success: true as const,
+    data: await exportStudyData(ctx.db, ctx.user.id, ctx.now()),
+    message: USER_MESSAGES.STUDY_DATA_EXPORTED,
+  })),
+
+  exportQuestions: protectedProcedure.query(async ({ ctx }) => ({
+    success: true as const,
+    questions: await exportQuestions(ctx.db, ctx.user.id),
+    message: USER_MESSAGES.QUESTIONS_EXPORTED,
+  })),
+
+  resetStudyProgress: protectedProcedure.mutation(async ({ ctx }) => {
+    await resetStudyProgress(ctx.db, ctx.user.id);
+    return { success: true as const, message: USER_MESSAGES.PROGRESS_RESET };
+  }),
+
+  deleteAccount: protectedProcedure.mutation(async ({ ctx }) => {
+    await deleteAccount(ctx.db, ctx.user.id);
+    ctx.clearSessionCookie();
+    return { success: true as const, message: USER_MESSAGES.ACCOUNT_DELETED };
+  }),
+});

@@ -1,0 +1,36 @@
+import type { FastifyReply, FastifyRequest } from "fastify";
+import { clearSessionCookie, setSessionCookie } from "./auth/cookies";
+import { resolveRequestAuth } from "./auth/request";
+import type { Db } from "./db/client";
+import { createContextInner, type AppConfig, type Context } from "./trpc/context";
+
+export type HttpContextFactory = (
+  req: FastifyRequest,
+  reply: FastifyReply,
+  opts?: { returnToken?: boolean },
+) => Promise<Context>;
+
+/** The thin HTTP wrapper around createContextInner: session from cookie or token header. */
+export function httpContextFactory(db: Db, config: AppConfig): HttpContextFactory {
+  return async (req, reply, opts = {}) => {
+    const now = new Date();
+    const auth = await resolveRequestAuth(db, req, reply, now);
+    const tzHeader = req.headers["x-time-zone"];
+    const wantsToken = opts.returnToken || req.headers["x-prite-client"] === "cli";
+    return createContextInner({
+      db,
+      user: auth.user,
+      session: auth.session,
+      config,
+      ip: req.ip,
+      timeZone: typeof tzHeader === "string" ? tzHeader.slice(0, 64) : null,
+      returnToken: wantsToken,
+      // Clients holding a token never get a cookie: the token is their session.
+      setSessionCookie: wantsToken
+        ? undefined
+        : (token, expiresAt) => setSessionCookie(req, reply, token, expiresAt),
+      clearSessionCookie: () => clearSessionCookie(req, reply),
+      now: () => now,
+    });
+  };
+}

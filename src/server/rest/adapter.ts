@@ -1,0 +1,56 @@
+import { TRPCError } from "@trpc/server";
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteShorthandOptions } from "fastify";
+import { getHTTPStatusCodeFromError } from "@trpc/server/http";
+import { createCaller } from "../trpc/router";
+import { errorMessage } from "../trpc/init";
+import type { HttpContextFactory } from "../http-context";
+
+export type Caller = ReturnType<typeof createCaller>;
+
+export interface RestOptions {
+  /** The documented response carries `success`: failures answer `{success:false, message}`. */
+  withSuccess?: boolean;
+  /** Failures also carry `error` (explanation and AI paths, whose clients read it). */
+  withError?: boolean;
+  status?: number;
+  bodyLimit?: number;
+}
+
+type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+type Handler = (caller: Caller, req: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
+
+/**
+ * Registers a documented REST path as a thin adapter over the same tRPC procedures
+ * (through createCaller), so validation, authorization and errors are identical on every surface.
+ */
+export function restRoute(
+  app: FastifyInstance,
+  makeContext: HttpContextFactory,
+  method: Method,
+  url: string,
+  handler: Handler,
+  opts: RestOptions = {},
+): void {
+  const routeOpts: RouteShorthandOptions = opts.bodyLimit ? { bodyLimit: opts.bodyLimit } : {};
+  app.route({
+    method,
+    url,
+    ...routeOpts,
+    handler: async (req, reply) => {
+      try {
+        const ctx = await makeContext(req, reply, { returnToken: true });
+        const result = await handler(createCaller(ctx), req, reply);
+        if (reply.sent) return reply;
+        return reply.status(opts.status ?? 200).send(result ?? { success: true });
+      } catch (err) {
+        const status = err instanceof TRPCError ? getHTTPStatusCodeFromError(err) : 500;
+        if (status >= 500) req.log.error({ err }, "REST handler failed");
+        const message = errorMessage(err);
+        const body: Record<string, unknown> = { message };
+        if (opts.withSuccess) body.success = false;
+        if (opts.withError) body.error = message;
+        return reply.status(status).send(body);
+      }
+    },
+  });
+}

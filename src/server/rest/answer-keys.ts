@@ -1,0 +1,40 @@
+import type { FastifyRequest } from "fastify";
+import { notFound } from "../errors";
+import { ANSWER_KEY_MESSAGES } from "../features/answer-keys/answer-keys.types";
+import type { RestRegistrar } from "./index";
+
+type PartYearParams = { part: string; year: string };
+const partYear = (req: FastifyRequest) => {
+  const { part, year } = req.params as PartYearParams;
+  return { part, year };
+};
+const body = (req: FastifyRequest): Record<string, unknown> =>
+  req.body && typeof req.body === "object" ? (req.body as Record<string, unknown>) : {};
+
+/** The caller's answer keys (DESIGN §7): one per part and year; saving replaces. */
+export const registerAnswerKeyRoutes: RestRegistrar = (route) => {
+  route("GET", "/api/answer-keys", (caller) => caller.answerKeys.list());
+  route("GET", "/api/answer-keys/:part/:year", async (caller, req) => {
+    const key = await caller.answerKeys.get(partYear(req) as never);
+    if (!key) throw notFound(ANSWER_KEY_MESSAGES.NOT_FOUND);
+    return key;
+  });
+  // `{part, year, answers}` saves a parsed key; `{part, year, text}` parses the pasted text first.
+  route(
+    "POST",
+    "/api/answer-keys",
+    (caller, req) => {
+      const input = body(req);
+      return typeof input.text === "string" && input.answers === undefined
+        ? caller.answerKeys.importText(input as never)
+        : caller.answerKeys.save(input as never);
+    },
+    { status: 201 },
+  );
+  route("DELETE", "/api/answer-keys/:part/:year", (caller, req) =>
+    caller.answerKeys.delete(partYear(req) as never),
+  );
+  route("POST", "/api/answer-keys/:part/:year/apply", (caller, req) =>
+    caller.answerKeys.apply({ ...partYear(req), overwrite: body(req).overwrite } as never),
+  );
+};

@@ -1,0 +1,44 @@
+import type { FastifyInstance } from "fastify";
+import type { HttpContextFactory } from "../http-context";
+import { restRoute, type Caller, type RestOptions } from "./adapter";
+import { registerAdminRoutes } from "./admin";
+import { registerAuthRoutes } from "./auth";
+import { registerUserRoutes } from "./users";
+import { registerExplanationRoutes } from "./explanations";
+import { registerStatsRoutes } from "./stats";
+import { registerStudyRoutes } from "./study";
+import { registerQuestionRoutes } from "./questions";
+import { registerAnswerKeyRoutes } from "./answer-keys";
+import { registerAiRoutes } from "./ai";
+
+type Route = (
+  method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE",
+  url: string,
+  handler: (
+    caller: Caller,
+    req: import("fastify").FastifyRequest,
+    reply: import("fastify").FastifyReply,
+  ) => Promise<unknown>,
+  opts?: RestOptions,
+) => void;
+
+export type RestRegistrar = (route: Route) => void;
+
+/** One file per area; each adds its documented paths here. */
+const registrars: RestRegistrar[] = [
+  registerAuthRoutes,
+  registerUserRoutes,
+  registerAdminRoutes,
+  registerQuestionRoutes,
+  registerStudyRoutes,
+  registerStatsRoutes,
+  registerExplanationRoutes,
+  registerAnswerKeyRoutes,
+  registerAiRoutes,
+];
+
+export function registerRestRoutes(app: FastifyInstance, makeContext: HttpContextFactory): void {
+  const route: Route = (method, url, handler, opts) =>
+    restRoute(app, makeContext, method, url, handler, opts);
+  for (const register of registrars) register(route);
+}

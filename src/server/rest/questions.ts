@@ -1,0 +1,81 @@
+import type { FastifyReply, FastifyRequest } from "fastify";
+import { BULK_BODY_LIMIT } from "../app";
+import type { QuestionPage } from "../features/questions/questions.types";
+import type { RestRegistrar } from "./index";
+
+type Query = Record<string, unknown>;
+
+const query = (req: FastifyRequest): Query => (req.query ?? {}) as Query;
+const idParam = (req: FastifyRequest): string => (req.params as { id: string }).id;
+
+/** `page` is the documented name; `pageSize` or `limit` choose the page size. */
+const paging = (q: Query) => ({
+  cursor: q.page as never,
+  pageSize: (q.pageSize ?? q.limit) as never,
+});
+
+const PAGE_HEADERS = [
+  "X-Total-Count",
+  "X-Total-Count-Capped",
+  "X-Page",
+  "X-Page-Size",
+  "X-Next-Page",
+  "Link",
+];
+
+/**
+ * SPEC §7 reads a plain list from these paths, so the page's items are the body and the paging facts
+ * travel in headers (docs/decisions/010-question-search-and-pagination.md).
+ */
+function sendPage(req: FastifyRequest, reply: FastifyReply, page: QuestionPage) {
+  reply.header("Access-Control-Expose-Headers", PAGE_HEADERS.join(", "));
+  reply.header("X-Total-Count", String(page.total));
+  if (page.totalCapped) reply.header("X-Total-Count-Capped", "true");
+  reply.header("X-Page", String(page.page));
+  reply.header("X-Page-Size", String(page.pageSize));
+  if (page.nextCursor !== null) {
+    const url = new URL(req.url, "http://local");
+    url.searchParams.set("page", String(page.nextCursor));
+    reply.header("X-Next-Page", String(page.nextCursor));
+    reply.header("Link", `<${url.pathname}${url.search}>; rel="next"`);
+  }
+  return page.items;
+}
+
+export const registerQuestionRoutes: RestRegistrar = (route) => {
+  route("GET", "/api/questions", async (caller, req, reply) =>
+    sendPage(req, reply, await caller.questions.list(paging(query(req)))),
+  );
+  route("GET", "/api/questions/search", async (caller, req, reply) => {
+    const q = query(req);
+    const page = await caller.questions.search({
+      text: q.text as never,
+      part: q.part as never,
+      category: q.category as never,
+      visibility: q.visibility as never,
+      ...paging(q),
+    });
+    return sendPage(req, reply, page);
+  });
+  route("GET", "/api/questions/category-stats", (caller) => caller.questions.categoryStats());
+  route("GET", "/api/questions/categories", (caller) => caller.questions.categories());
+  route(
+    "POST",
+    "/api/questions/bulk",
+    (caller, req) => caller.questions.bulkCreate(req.body as never),
+    {
+      status: 201,
+      bodyLimit: BULK_BODY_LIMIT,
+    },
+  );
+  route("POST", "/api/questions", (caller, req) => caller.questions.create(req.body as never), {
+    status: 201,
+  });
+  route("GET", "/api/questions/:id", (caller, req) => caller.questions.get({ id: idParam(req) }));
+  route("PUT", "/api/questions/:id", (caller, req) =>
+    caller.questions.update({ id: idParam(req), data: (req.body ?? {}) as never }),
+  );
+  route("DELETE", "/api/questions/:id", (caller, req) =>
+    caller.questions.delete({ id: idParam(req) }),
+  );
+};

@@ -1,0 +1,11 @@
+import type { RestRegistrar } from "./index";
+
+/** SPEC §7 `GET /stats/comparative` → `{success, data: {overall, pgyLevel, timeBasedRanking}}`. */
+export const registerStatsRoutes: RestRegistrar = (route) => {
+  route(
+    "GET",
+    "/api/stats/comparative",
+    async (caller) => ({ success: true, data: await caller.stats.comparative() }),
+    { withSuccess: true },
+  );
+};

@@ -1,0 +1,29 @@
+import type { RestRegistrar } from "./index";
+
+/** Header carrying the full size of the due list; the body stays the documented list (decision 022). */
+export const TOTAL_COUNT_HEADER = "x-total-count";
+
+/**
+ * SPEC §7 `GET /questions/due` and `PATCH /questions/{id}/study`. The static `/due` path wins over any
+ * parametric `/api/questions/:id` route registered by the questions area (fastify matches static first).
+ */
+export const registerStudyRoutes: RestRegistrar = (route) => {
+  route("GET", "/api/questions/due", async (caller, req, reply) => {
+    const query = req.query as Record<string, string | undefined>;
+    const page = await caller.study.due({
+      category: query.category || undefined,
+      // `pageSize` as on the other question lists (decision 022).
+      limit: (query.limit || query.pageSize || undefined) as never,
+      offset: (query.offset || undefined) as never,
+    });
+    reply.header(TOTAL_COUNT_HEADER, String(page.total));
+    reply.header("access-control-expose-headers", TOTAL_COUNT_HEADER);
+    return page.questions;
+  });
+
+  route("PATCH", "/api/questions/:id/study", (caller, req) => {
+    const { id } = req.params as { id: string };
+    const body = (req.body ?? {}) as { difficulty?: unknown };
+    return caller.study.rate({ questionId: id, difficulty: body.difficulty as never });
+  });
+};

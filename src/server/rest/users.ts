@@ -1,0 +1,67 @@
+import type { FastifyRequest } from "fastify";
+import type { RestRegistrar } from "./index";
+
+function body(req: FastifyRequest): Record<string, unknown> {
+  return typeof req.body === "object" && req.body !== null && !Array.isArray(req.body)
+    ? (req.body as Record<string, unknown>)
+    : {};
+}
+
+function idParam(req: FastifyRequest): string {
+  return (req.params as { id: string }).id;
+}
+
+/** SPEC §7 /users rows: profile, settings, exports, reset, deletion and PRITE scores. */
+export const registerUserRoutes: RestRegistrar = (route) => {
+  const withSuccess = { withSuccess: true };
+  route(
+    "PUT",
+    "/api/users/profile",
+    (caller, req) => caller.users.updateProfile(body(req) as never),
+    withSuccess,
+  );
+  route(
+    "PUT",
+    "/api/users/settings",
+    (caller, req) => caller.users.updateSettings(body(req) as never),
+    withSuccess,
+  );
+  route(
+    "GET",
+    "/api/users/export/study-data",
+    (caller) => caller.users.exportStudyData(),
+    withSuccess,
+  );
+  route(
+    "GET",
+    "/api/users/export/questions",
+    (caller) => caller.users.exportQuestions(),
+    withSuccess,
+  );
+  route(
+    "POST",
+    "/api/users/reset-study-progress",
+    (caller) => caller.users.resetStudyProgress(),
+    withSuccess,
+  );
+  route("DELETE", "/api/users/account", (caller) => caller.users.deleteAccount(), withSuccess);
+
+  route("GET", "/api/users/prite-scores", (caller) => caller.scores.list());
+  route("GET", "/api/users/prite-scores/:id", (caller, req) =>
+    caller.scores.get({ id: idParam(req) }),
+  );
+  route(
+    "POST",
+    "/api/users/prite-scores",
+    (caller, req) => caller.scores.create(body(req) as never),
+    {
+      status: 201,
+    },
+  );
+  route("PUT", "/api/users/prite-scores/:id", (caller, req) =>
+    caller.scores.update({ ...body(req), id: idParam(req) } as never),
+  );
+  route("DELETE", "/api/users/prite-scores/:id", (caller, req) =>
+    caller.scores.delete({ id: idParam(req) }),
+  );
+};

@@ -1,0 +1,107 @@
+import type { FastifyInstance } from "fastify";
+import { createSession } from "../auth/session";
+import { buildApp } from "../app";
+import { registerUser } from "../features/auth/auth.service";
+import { createContextInner, type ContextInnerOptions } from "../trpc/context";
+import { createCaller } from "../trpc/router";
+import { createTestDb, type TestDb } from "./db";
+import type { UserRow } from "../db/schema";
+import { eq } from "drizzle-orm";
+import { users } from "../db/schema";
+
+let counter = 0;
+
+export interface TestUser {
+  user: UserRow;
+  token: string;
+  caller: ReturnType<typeof createCaller>;
+  /** Headers a REST client sends. */
+  headers: { "x-auth-token": string };
+}
+
+export interface Harness {
+  db: TestDb;
+  anonymous: ReturnType<typeof createCaller>;
+  /** Registers a user through the real service (first one is admin, as in production). */
+  user(opts?: {
+    username?: string;
+    pgyLevel?: string;
+    isAdmin?: boolean;
+    password?: string;
+  }): Promise<TestUser>;
+  callerFor(
+    user: UserRow,
+    extra?: Partial<ContextInnerOptions>,
+  ): Promise<ReturnType<typeof createCaller>>;
+  app(): Promise<FastifyInstance>;
+  close(): Promise<void>;
+}
+
+export async function createHarness(
+  ctxDefaults: Partial<ContextInnerOptions> = {},
+): Promise<Harness> {
+  const db = await createTestDb();
+  let app: FastifyInstance | undefined;
+  const callerFor = async (user: UserRow, extra: Partial<ContextInnerOptions> = {}) => {
+    const { session } = await createSession(db.db, user.id, new Date());
+    return createCaller(createContextInner({ db: db.db, user, session, ...ctxDefaults, ...extra }));
+  };
+  return {
+    db,
+    anonymous: createCaller(createContextInner({ db: db.db, ...ctxDefaults })),
+    async user(opts = {}) {
+      counter += 1;
+      const username = opts.username ?? `user${counter}_${Math.random().toString(36).slice(2, 7)}`;
+      const result = await registerUser(
+        db.db,
+        {
+          username,
+          email: `${username}@example.test`,
+          password: opts.password ?? "correct horse battery",
+          confirmPassword: opts.password ?? "correct horse battery",
+          pgyLevel: opts.pgyLevel ?? "2",
+        } as never,
+        { now: new Date(), timeZone: "UTC" },
+      );
+      let user = result.user;
+      if (opts.isAdmin !== undefined && opts.isAdmin !== user.isAdmin) {
+        [user] = (await db.db
+          .update(users)
+          .set({ isAdmin: opts.isAdmin })
+          .where(eq(users.id, user.id))
+          .returning()) as [UserRow];
+      }
+      const caller = createCaller(
+        createContextInner({
+          db: db.db,
+          user,
+          session: {
+            id: "test",
+            userId: user.id,
+            expiresAt: result.expiresAt,
+            createdAt: new Date(),
+          },
+          ...ctxDefaults,
+        }),
+      );
+      return { user, token: result.token, caller, headers: { "x-auth-token": result.token } };
+    },
+    callerFor,
+    async app() {
+      app ??= await buildApp({
+        handle: db,
+        config: {
+          throttle: { maxPerUser: 10, maxPerIp: 100, windowMinutes: 10 },
+          aiModel: null,
+          ...ctxDefaults.config,
+        },
+        webDir: null,
+      });
+      return app;
+    },
+    async close() {
+      await app?.close();
+      await db.close();
+    },
+  };
+}

@@ -1,0 +1,46 @@
+import type { LanguageModel } from "ai";
+import type { Db } from "../db/client";
+import type { SessionRow, UserRow } from "../db/schema";
+import type { ThrottleLimits } from "../auth/throttle";
+import { DEFAULT_THROTTLE } from "../auth/throttle";
+
+export interface AppConfig {
+  throttle: ThrottleLimits;
+  /** The language model, or null when no AI is configured (every AI feature has a deterministic path). */
+  aiModel: LanguageModel | null;
+}
+
+export interface ContextInnerOptions {
+  db: Db;
+  user?: UserRow | null;
+  session?: SessionRow | null;
+  config?: Partial<AppConfig>;
+  ip?: string;
+  timeZone?: string | null;
+  /** REST and CLI clients receive the session token in the body; the SPA gets a cookie instead. */
+  returnToken?: boolean;
+  setSessionCookie?: (token: string, expiresAt: Date) => void;
+  clearSessionCookie?: () => void;
+  now?: () => Date;
+}
+
+/** Transport-free context: tests, REST, CLI and the HTTP adapter all build it here. */
+export function createContextInner(opts: ContextInnerOptions) {
+  return {
+    db: opts.db,
+    user: opts.user ?? null,
+    session: opts.session ?? null,
+    config: {
+      throttle: opts.config?.throttle ?? DEFAULT_THROTTLE,
+      aiModel: opts.config?.aiModel ?? null,
+    } satisfies AppConfig,
+    ip: opts.ip ?? "local",
+    timeZone: opts.timeZone ?? null,
+    returnToken: opts.returnToken ?? false,
+    setSessionCookie: opts.setSessionCookie ?? (() => {}),
+    clearSessionCookie: opts.clearSessionCookie ?? (() => {}),
+    now: opts.now ?? (() => new Date()),
+  };
+}
+
+export type Context = ReturnType<typeof createContextInner>;

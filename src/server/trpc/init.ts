@@ -1,0 +1,53 @@
+import { initTRPC, TRPCError } from "@trpc/server";
+import { ZodError } from "zod";
+import type { Context } from "./context";
+
+/** The product's words for an error: a zod issue's own message rather than a JSON dump of issues. */
+export function errorMessage(error: unknown): string {
+  if (error instanceof TRPCError && error.cause instanceof ZodError) {
+    return error.cause.issues[0]?.message ?? "Invalid input";
+  }
+  if (error instanceof ZodError) return error.issues[0]?.message ?? "Invalid input";
+  if (error instanceof TRPCError) {
+    if (error.code === "INTERNAL_SERVER_ERROR") return "Internal server error";
+    return error.message;
+  }
+  return "Internal server error";
+}
+
+const t = initTRPC.context<Context>().create({
+  errorFormatter({ shape, error }) {
+    return {
+      ...shape,
+      message: errorMessage(error),
+      data: {
+        code: shape.data.code,
+        httpStatus: shape.data.httpStatus,
+        path: shape.data.path,
+      },
+    };
+  },
+});
+
+export const router = t.router;
+export const createCallerFactory = t.createCallerFactory;
+export const middleware = t.middleware;
+
+export const publicProcedure = t.procedure;
+
+export const protectedProcedure = t.procedure.use(({ ctx, next }) => {
+  if (!ctx.user || !ctx.session) {
+    throw new TRPCError({ code: "UNAUTHORIZED", message: "Please sign in to continue" });
+  }
+  return next({ ctx: { ...ctx, user: ctx.user, session: ctx.session } });
+});
+
+export const adminProcedure = protectedProcedure.use(({ ctx, next }) => {
+  if (!ctx.user.isAdmin) {
+    throw new TRPCError({
+      code: "FORBIDDEN",
+      message: "You do not have permission to access this page.",
+    });
+  }
+  return next();
+});

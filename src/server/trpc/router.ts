@@ -1,0 +1,30 @@
+import { adminRouter } from "../features/admin/admin.router";
+import { authRouter } from "../features/auth/auth.router";
+import { questionsRouter } from "../features/questions/questions.router";
+import { explanationsRouter } from "../features/explanations/explanations.router";
+import { statsRouter } from "../features/stats/stats.router";
+import { studyRouter } from "../features/study/study.router";
+import { scoresRouter } from "../features/scores/scores.router";
+import { usersRouter } from "../features/users/users.router";
+import { importsRouter } from "../features/imports/imports.router";
+import { answerKeysRouter } from "../features/answer-keys/answer-keys.router";
+import { aiRouter, parserRouter } from "../features/ai/ai.router";
+import { createCallerFactory, router } from "./init";
+
+export const appRouter = router({
+  auth: authRouter,
+  users: usersRouter,
+  scores: scoresRouter,
+  admin: adminRouter,
+  questions: questionsRouter,
+  study: studyRouter,
+  stats: statsRouter,
+  explanations: explanationsRouter,
+  imports: importsRouter,
+  answerKeys: answerKeysRouter,
+  ai: aiRouter,
+  parser: parserRouter,
+});
+
+export type AppRouter = typeof appRouter;
+export const createCaller = createCallerFactory(appRouter);

@@ -1,0 +1,92 @@
+import { useQueryClient } from "@tanstack/react-query";
+import { Link, useNavigate } from "@tanstack/react-router";
+import { useState, type FormEvent } from "react";
+import { useBanner } from "@/web/components/ui/alert";
+import { Button } from "@/web/components/ui/button";
+import { Input } from "@/web/components/ui/input";
+import { Label } from "@/web/components/ui/label";
+import { errorMessage, trpc } from "@/web/lib/trpc";
+import { AuthLayout } from "./auth-layout";
+
+export function SignInPage() {
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const utils = trpc.useUtils();
+  const login = trpc.auth.login.useMutation();
+  const { show, clear, banner } = useBanner();
+  const [username, setUsername] = useState("");
+  const [password, setPassword] = useState("");
+
+  const submit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    clear();
+    if (!username.trim() || !password) {
+      show("error", "Please enter all fields");
+      return;
+    }
+    try {
+      const { user } = await login.mutateAsync({ username: username.trim(), password });
+      // Nothing cached from an earlier session may leak into this one.
+      queryClient.clear();
+      utils.auth.me.setData(undefined, user);
+      await navigate({ to: "/", replace: true });
+    } catch (error) {
+      show("error", errorMessage(error, "Login failed"));
+    }
+  };
+
+  return (
+    <AuthLayout
+      intro={
+        <p className="text-muted-foreground">
+          A collaborative flashcard system for PRITE exam preparation
+        </p>
+      }
+      footer={
+        <>
+          Don&apos;t have an account?{" "}
+          <Link
+            to="/register"
+            className="inline-flex min-h-11 items-center rounded-sm px-1 font-medium text-primary underline-offset-4 outline-none hover:underline focus-visible:ring-2 focus-visible:ring-ring"
+          >
+            Register
+          </Link>
+        </>
+      }
+    >
+      {/* noValidate: our own 'Please enter all fields' replaces the browser's bubbles. */}
+      <form noValidate onSubmit={submit} className="flex flex-col gap-4" aria-label="Sign In">
+        {banner}
+        <div className="flex flex-col gap-2">
+          <Label htmlFor="login-username">Username</Label>
+          <Input
+            id="login-username"
+            name="username"
+            autoComplete="username"
+            autoCapitalize="none"
+            autoCorrect="off"
+            spellCheck={false}
+            required
+            value={username}
+            onChange={(event) => setUsername(event.target.value)}
+          />
+        </div>
+        <div className="flex flex-col gap-2">
+          <Label htmlFor="login-password">Password</Label>
+          <Input
+            id="login-password"
+            name="password"
+            type="password"
+            autoComplete="current-password"
+            required
+            value={password}
+            onChange={(event) => setPassword(event.target.value)}
+          />
+        </div>
+        <Button type="submit" size="lg" busy={login.isPending} className="mt-2 w-full">
+          {login.isPending ? "Signing In..." : "Sign In"}
+        </Button>
+      </form>
+    </AuthLayout>
+  );
+}

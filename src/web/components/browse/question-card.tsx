@@ -1,0 +1,108 @@
+import { Check, Pencil } from "lucide-react";
+import { UNCATEGORIZED } from "@/core/constants";
+import type { QuestionJson } from "@/web/components/questions/question-form-dialog";
+import { Badge } from "@/web/components/ui/badge";
+import { Button } from "@/web/components/ui/button";
+import { Card, CardContent } from "@/web/components/ui/card";
+import { cn } from "@/web/lib/utils";
+
+interface QuestionCardProps {
+  question: QuestionJson;
+  /** Only the creator gets the edit pencil (SPEC §6). */
+  own: boolean;
+  due: boolean;
+  onEdit: () => void;
+}
+
+/** Letters with text, in order (SPEC §3: empty options are not shown). */
+function shownOptions(options: Record<string, string>): [string, string][] {
+  return Object.entries(options)
+    .filter(([, text]) => text.trim() !== "")
+    .sort(([a], [b]) => a.localeCompare(b));
+}
+
+/**
+ * One Browse result (SPEC §2): chips (part, category, Public, Due), the contributor of another user's
+ * public question, the text, the options with the correct one(s) highlighted and the explanation.
+ * Everything is React text: markup typed into a question shows as the characters typed.
+ */
+export function QuestionCard({ question, own, due, onEdit }: QuestionCardProps) {
+  const correct = new Set(
+    question.correctAnswers.length > 0 ? question.correctAnswers : [question.correctAnswer],
+  );
+  return (
+    <Card className="gap-3 py-4" data-testid="question-card" data-question-id={question._id}>
+      <CardContent className="grid gap-3 px-4">
+        <div className="flex items-start justify-between gap-2">
+          <div className="flex flex-wrap gap-1.5" data-testid="question-chips">
+            <Badge variant="secondary">Part {question.part}</Badge>
+            <Badge variant="info">{question.category.trim() || UNCATEGORIZED}</Badge>
+            {question.isPublic && <Badge variant="success">Public</Badge>}
+            {due && <Badge variant="warning">Due</Badge>}
+          </div>
+          {own && (
+            <Button
+              variant="ghost"
+              size="icon"
+              className="-mt-2 -mr-2"
+              aria-label="Edit question"
+              title="Edit question"
+              onClick={onEdit}
+            >
+              <Pencil aria-hidden="true" />
+            </Button>
+          )}
+        </div>
+        <div className="flex flex-wrap gap-x-3 text-xs text-muted-foreground">
+          <span>
+            PRITE {question.year}
+            {question.number != null && ` · Q${question.number}`}
+          </span>
+          {!own && question.isPublic && (
+            <span data-testid="contributor">Contributed by {question.contributor}</span>
+          )}
+        </div>
+        <p className="leading-relaxed break-words whitespace-pre-line" data-testid="question-text">
+          {question.text}
+        </p>
+        {question.instructions.trim() && question.questionType !== "standard" && (
+          <p className="text-sm font-medium text-info-soft-foreground">{question.instructions}</p>
+        )}
+        <ul className="grid gap-1.5" aria-label="Options">
+          {shownOptions(question.options).map(([letter, text]) => {
+            const isCorrect = correct.has(letter);
+            return (
+              <li
+                key={letter}
+                data-correct={isCorrect || undefined}
+                className={cn(
+                  "flex items-start gap-2 rounded-md border px-3 py-2 text-sm",
+                  isCorrect
+                    ? "border-success/40 bg-success-soft text-success-soft-foreground"
+                    : "border-border",
+                )}
+              >
+                <span className="font-semibold">{letter}.</span>
+                <span className="min-w-0 flex-1 break-words whitespace-pre-line">{text}</span>
+                {isCorrect && (
+                  <>
+                    <Check className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
+                    <span className="sr-only">(correct answer)</span>
+                  </>
+                )}
+              </li>
+            );
+          })}
+        </ul>
+        {question.explanation.trim() && (
+          <div className="rounded-md bg-muted px-3 py-2 text-sm">
+            <p className="font-medium">Explanation</p>
+            <p className="break-words whitespace-pre-line text-muted-foreground">
+              {question.explanation}
+            </p>
+          </div>
+        )}
+      </CardContent>
+    </Card>
+  );
+}

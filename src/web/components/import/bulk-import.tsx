@@ -1,0 +1,51 @@
+import { useState } from "react";
+import type { ImportSettings, ParseRowsResult } from "@/core/import/types";
+import { DuplicateDetection, type CommitSummary } from "./duplicate-detection";
+import { ImportComplete } from "./import-complete";
+import { ImportWizard } from "./import-wizard";
+
+type Flow =
+  | { phase: "upload" }
+  | { phase: "detect"; parsed: ParseRowsResult; settings: ImportSettings }
+  | { phase: "complete"; parsed: ParseRowsResult; summary: CommitSummary };
+
+/**
+ * SPEC §4 'Import page flow': upload (the wizard), then duplicate detection, then complete.
+ * The wizard stays mounted (hidden) during detection, so Cancel returns to it as it was left.
+ */
+export function BulkImport() {
+  const [flow, setFlow] = useState<Flow>({ phase: "upload" });
+  // A new key remounts the wizard: 'Import More Questions' starts from nothing.
+  const [wizardKey, setWizardKey] = useState(0);
+
+  return (
+    <div className="grid gap-4">
+      {flow.phase !== "complete" && (
+        <div hidden={flow.phase !== "upload"}>
+          <ImportWizard
+            key={wizardKey}
+            importing={flow.phase === "detect"}
+            onImport={(parsed, settings) => setFlow({ phase: "detect", parsed, settings })}
+          />
+        </div>
+      )}
+      {flow.phase === "detect" && (
+        <DuplicateDetection
+          questions={flow.parsed.questions}
+          onCancel={() => setFlow({ phase: "upload" })}
+          onComplete={(summary) => setFlow({ phase: "complete", parsed: flow.parsed, summary })}
+        />
+      )}
+      {flow.phase === "complete" && (
+        <ImportComplete
+          summary={flow.summary}
+          rowErrors={flow.parsed.errors}
+          onImportMore={() => {
+            setWizardKey((k) => k + 1);
+            setFlow({ phase: "upload" });
+          }}
+        />
+      )}
+    </div>
+  );
+}

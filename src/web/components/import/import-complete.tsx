@@ -1,0 +1,65 @@
+import { Link } from "@tanstack/react-router";
+import { CircleCheck } from "lucide-react";
+import type { RowError } from "@/core/import/types";
+import { Alert } from "@/web/components/ui/alert";
+import { Button } from "@/web/components/ui/button";
+import { Card, CardContent, CardFooter, CardHeader, CardTitle } from "@/web/components/ui/card";
+import type { CommitSummary } from "./duplicate-detection";
+import { StepIndicator } from "./import-wizard";
+import { RowErrorList } from "./review-step";
+
+interface ImportCompleteProps {
+  summary: CommitSummary;
+  /** Rows of the file that could not become (complete) questions: the 'Errors' count. */
+  rowErrors: readonly RowError[];
+  onImportMore: () => void;
+}
+
+/** SPEC §2 'Import Complete' and the page flow's complete screen, as one screen. */
+export function ImportComplete({ summary, rowErrors, onImportMore }: ImportCompleteProps) {
+  const stats: [string, number][] = [
+    ["Total", summary.total],
+    ["Duplicates", summary.duplicates],
+    ["Merged", summary.merged],
+    ["Imported", summary.imported],
+    ["Errors", rowErrors.length],
+  ];
+  return (
+    <div className="grid gap-4">
+      <StepIndicator step={4} />
+      <Alert type="success">Successfully imported {summary.imported} questions!</Alert>
+      <Card>
+        <CardHeader>
+          <CardTitle className="flex items-center gap-2">
+            <CircleCheck className="size-6 text-success" aria-hidden="true" />
+            Import Complete
+          </CardTitle>
+        </CardHeader>
+        <CardContent className="grid gap-4">
+          <dl className="grid grid-cols-2 gap-3 sm:grid-cols-5" aria-label="Import results">
+            {stats.map(([label, value]) => (
+              <div key={label} className="rounded-md bg-muted/60 p-3 text-center">
+                <dt className="text-sm text-muted-foreground">{label}</dt>
+                <dd className="text-2xl font-semibold">{value}</dd>
+              </div>
+            ))}
+          </dl>
+          {summary.skipped > 0 && (
+            <p className="text-sm text-muted-foreground">
+              {summary.skipped} {summary.skipped === 1 ? "question was" : "questions were"} skipped.
+            </p>
+          )}
+          {rowErrors.length > 0 && <RowErrorList errors={rowErrors} />}
+        </CardContent>
+        <CardFooter className="flex-wrap justify-between">
+          <Button variant="outline" onClick={onImportMore}>
+            Import More Questions
+          </Button>
+          <Button asChild>
+            <Link to="/browse">View Questions</Link>
+          </Button>
+        </CardFooter>
+      </Card>
+    </div>
+  );
+}

@@ -1,0 +1,96 @@
+import { Link } from "@tanstack/react-router";
+import { Layers, LineChart, Target, TrendingUp, Users } from "lucide-react";
+import { PageHeader } from "@/web/components/layout/page-header";
+import { Button } from "@/web/components/ui/button";
+import {
+  Card,
+  CardContent,
+  CardDescription,
+  CardHeader,
+  CardTitle,
+} from "@/web/components/ui/card";
+import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/web/components/ui/tabs";
+import { BulkImport } from "./bulk-import";
+
+/** SPEC §2 'Import screen (/import), three tabs'. */
+export function ImportPage() {
+  return (
+    <>
+      <PageHeader title="Import Questions" />
+      <Tabs defaultValue="bulk">
+        <TabsList aria-label="Import options">
+          <TabsTrigger value="bulk">Bulk Import</TabsTrigger>
+          <TabsTrigger value="anki">Anki Import</TabsTrigger>
+          <TabsTrigger value="scores">PRITE Scores</TabsTrigger>
+        </TabsList>
+        <TabsContent value="bulk" forceMount className="data-[state=inactive]:hidden">
+          <BulkImport />
+        </TabsContent>
+        <TabsContent value="anki" forceMount className="data-[state=inactive]:hidden">
+          <AnkiImportTab />
+        </TabsContent>
+        <TabsContent value="scores" forceMount className="data-[state=inactive]:hidden">
+          <PriteScoresImportTab />
+        </TabsContent>
+      </Tabs>
+    </>
+  );
+}
+
+function AnkiImportTab() {
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle className="flex items-center gap-2">
+          <Layers className="size-5 text-primary" aria-hidden="true" />
+          Anki Import
+        </CardTitle>
+        <CardDescription>Coming soon</CardDescription>
+      </CardHeader>
+      <CardContent>
+        <p>
+          Importing Anki deck files (.apkg) is coming soon. Until then, export your deck as a CSV
+          file and use Bulk Import.
+        </p>
+      </CardContent>
+    </Card>
+  );
+}
+
+const SCORE_BENEFITS = [
+  { icon: LineChart, text: "Track your performance over time" },
+  { icon: Users, text: "Compare with expected levels for your PGY level" },
+  { icon: TrendingUp, text: "Get personalised study recommendations" },
+  { icon: Target, text: "Focus your studying on weak areas" },
+] as const;
+
+function PriteScoresImportTab() {
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>PRITE Scores</CardTitle>
+        <CardDescription>
+          Record your PRITE percentile scores from previous exams to follow your progress.
+        </CardDescription>
+      </CardHeader>
+      <CardContent className="grid gap-4">
+        <p>Adding your scores helps you:</p>
+        <ul className="grid gap-2">
+          {SCORE_BENEFITS.map(({ icon: Icon, text }) => (
+            <li key={text} className="flex items-start gap-3">
+              <Icon className="mt-0.5 size-5 shrink-0 text-primary" aria-hidden="true" />
+              <span>{text}</span>
+            </li>
+          ))}
+        </ul>
+        <div>
+          <Button asChild>
+            <Link to="/settings" search={{ tab: "prite-scores" }}>
+              Enter PRITE Scores
+            </Link>
+          </Button>
+        </div>
+      </CardContent>
+    </Card>
+  );
+}

@@ -1,0 +1,144 @@
+import { Download, RotateCcw } from "lucide-react";
+import { useState } from "react";
+import { useBanner } from "@/web/components/ui/alert";
+import { Button } from "@/web/components/ui/button";
+import {
+  Card,
+  CardContent,
+  CardDescription,
+  CardHeader,
+  CardTitle,
+} from "@/web/components/ui/card";
+import { errorMessage, trpc } from "@/web/lib/trpc";
+import { downloadJson, exportFileName } from "./download";
+import { useConfirmedAction } from "./use-confirmed-action";
+
+export const RESET_CONFIRMATION =
+  "Are you sure you want to reset all your study progress? This cannot be undone.";
+
+const EXPORTS = {
+  study: {
+    prefix: "prite_study_data_",
+    preparing: "Preparing your study data for export...",
+    success: "Study data exported successfully",
+    failure: "Failed to export study data",
+  },
+  questions: {
+    prefix: "prite_questions_",
+    preparing: "Preparing your questions for export...",
+    success: "Questions exported successfully",
+    failure: "Failed to export questions",
+  },
+} as const;
+type ExportKind = keyof typeof EXPORTS;
+
+/** Settings › Data Management (SPEC §2, §4, §8): two exports and the study-progress reset. */
+export function DataTab() {
+  const utils = trpc.useUtils();
+  const reset = trpc.users.resetStudyProgress.useMutation();
+  const { show, banner } = useBanner();
+  const [busy, setBusy] = useState<ExportKind | null>(null);
+
+  /** SPEC §8: an info banner while preparing, then success or the failure message. */
+  const runExport = async (kind: ExportKind, load: () => Promise<unknown>) => {
+    const texts = EXPORTS[kind];
+    setBusy(kind);
+    show("info", texts.preparing);
+    try {
+      downloadJson(await load(), exportFileName(texts.prefix, new Date()));
+      show("success", texts.success);
+    } catch (error) {
+      show("error", errorMessage(error, texts.failure));
+    } finally {
+      setBusy(null);
+    }
+  };
+  const exportStudyData = () =>
+    runExport("study", async () => {
+      const result = await utils.users.exportStudyData.fetch(undefined, { staleTime: 0 });
+      return result.data;
+    });
+  const exportQuestions = () =>
+    runExport("questions", async () => {
+      const result = await utils.users.exportQuestions.fetch(undefined, { staleTime: 0 });
+      return result.questions;
+    });
+
+  const resetting = useConfirmedAction({
+    confirmation: {
+      title: "Reset Study Progress",
+      description: RESET_CONFIRMATION,
+      confirmLabel: "Reset",
+      destructive: true,
+    },
+    run: () => reset.mutateAsync(),
+    successMessage: "Study progress reset successfully",
+    failureMessage: "Failed to reset study progress",
+    // SPEC §4: the page reloads 1.5 s later, so every screen starts from the cleared state.
+    afterSuccess: () => window.location.reload(),
+    show,
+  });
+
+  return (
+    <Card>
+      {resetting.dialog}
+      <CardHeader>
+        <CardTitle>Data Management</CardTitle>
+        <CardDescription>Download your data or start your studying over.</CardDescription>
+      </CardHeader>
+      <CardContent className="flex flex-col gap-5">
+        {banner}
+        <section className="flex flex-col gap-2">
+          <h3 className="font-medium">Export Study Data</h3>
+          <p className="text-sm text-muted-foreground">
+            Your study progress, review history, study sessions, PRITE scores, answer keys and
+            settings as a JSON file.
+          </p>
+          <Button
+            variant="outline"
+            className="w-full sm:w-fit"
+            busy={busy === "study"}
+            disabled={busy !== null}
+            onClick={() => void exportStudyData()}
+          >
+            {busy !== "study" && <Download aria-hidden="true" />}
+            Export Study Data
+          </Button>
+        </section>
+        <section className="flex flex-col gap-2">
+          <h3 className="font-medium">Export My Questions</h3>
+          <p className="text-sm text-muted-foreground">
+            Every question you created, as a JSON file.
+          </p>
+          <Button
+            variant="outline"
+            className="w-full sm:w-fit"
+            busy={busy === "questions"}
+            disabled={busy !== null}
+            onClick={() => void exportQuestions()}
+          >
+            {busy !== "questions" && <Download aria-hidden="true" />}
+            Export My Questions
+          </Button>
+        </section>
+        <section className="flex flex-col gap-2 border-t pt-5">
+          <h3 className="font-medium">Reset Study Progress</h3>
+          <p className="text-sm text-muted-foreground">
+            Clears your review history, study sessions and scheduling. Your questions and PRITE
+            scores are kept.
+          </p>
+          <Button
+            variant="destructive"
+            className="w-full sm:w-fit"
+            busy={resetting.running}
+            disabled={resetting.done}
+            onClick={() => void resetting.trigger()}
+          >
+            {!resetting.running && <RotateCcw aria-hidden="true" />}
+            Reset Study Progress
+          </Button>
+        </section>
+      </CardContent>
+    </Card>
+  );
+}

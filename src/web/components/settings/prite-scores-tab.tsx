@@ -1,0 +1,5 @@
+import { ScoreHistory } from "@/web/components/scores/score-history";
+
+export function PriteScoresTab() {
+  return <ScoreHistory />;
+}

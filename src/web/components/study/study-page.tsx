@@ -1,0 +1,503 @@
+import { Link } from "@tanstack/react-router";
+import { BookOpen, RotateCcw } from "lucide-react";
+import { useCallback, useEffect, useRef, useState } from "react";
+import { DIFFICULTY_LABELS, type Difficulty } from "@/core/constants";
+import { StreakBanner } from "@/web/components/dashboard/streak";
+import {
+  ExplanationPanel,
+  initialExplanation,
+  type ExplanationValue,
+} from "@/web/components/explanations/explanation-panel";
+import { PageHeader } from "@/web/components/layout/page-header";
+import { useBanner } from "@/web/components/ui/alert";
+import { Button } from "@/web/components/ui/button";
+import { Card, CardContent, CardHeader, CardTitle } from "@/web/components/ui/card";
+import { Label } from "@/web/components/ui/label";
+import { Progress } from "@/web/components/ui/progress";
+import {
+  Select,
+  SelectContent,
+  SelectItem,
+  SelectTrigger,
+  SelectValue,
+} from "@/web/components/ui/select";
+import { Spinner } from "@/web/components/ui/spinner";
+import { useSessionUser } from "@/web/lib/session";
+import { errorMessage, trpc, type RouterOutputs } from "@/web/lib/trpc";
+import {
+  CorrectAnswers,
+  OptionList,
+  QuestionBody,
+  QuestionChips,
+  QuestionExplanation,
+  ResultBanner,
+  type AnswerResult,
+  type StudyQuestion,
+} from "./question-view";
+import { checkLabel, requiredCount, shuffle, toggleSelection, visibleOptions } from "./selection";
+import { SessionComplete } from "./session-complete";
+import { SessionProgressBox, type SessionTally } from "./session-progress";
+import { SessionReview } from "./session-review";
+
+export const NO_QUESTIONS_DUE =
+  "No questions due for review! Add some questions or check back later.";
+const ALL_CATEGORIES = "__all__";
+
+interface Entry {
+  selected: string[];
+  result: AnswerResult | null;
+  rated: Difficulty | null;
+}
+
+interface Session {
+  id: string;
+  category: string | null;
+  questions: StudyQuestion[];
+  index: number;
+  entries: Record<string, Entry>;
+}
+
+type Phase = "idle" | "question" | "complete" | "review";
+
+const RATINGS: { difficulty: Difficulty; key: string }[] = [
+  { difficulty: 0, key: "1" },
+  { difficulty: 1, key: "2" },
+  { difficulty: 2, key: "3" },
+];
+
+function isTypingTarget(target: EventTarget | null): boolean {
+  if (!(target instanceof HTMLElement)) return false;
+  const tag = target.tagName;
+  return tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT" || target.isContentEditable;
+}
+
+/** SPEC §2/§4 Study: idle → question view → Session Complete → Session Review. */
+export function StudyPage() {
+  const user = useSessionUser();
+  const utils = trpc.useUtils();
+  const summary = trpc.stats.summary.useQuery();
+  const startMutation = trpc.study.startSession.useMutation();
+  const answerMutation = trpc.study.answer.useMutation();
+  const rateMutation = trpc.study.rate.useMutation();
+  const finishMutation = trpc.study.finishSession.useMutation();
+  const { show, clear, banner } = useBanner();
+
+  const [phase, setPhase] = useState<Phase>("idle");
+  const [category, setCategory] = useState<string>(ALL_CATEGORIES);
+  const [emptyNotice, setEmptyNotice] = useState(false);
+  const [session, setSession] = useState<Session | null>(null);
+  const [selected, setSelected] = useState<string[]>([]);
+  const [explanations, setExplanations] = useState<Record<string, ExplanationValue>>({});
+  const shownAt = useRef(Date.now());
+
+  // The explanation panel needs to know whether AI is configured: ask once, before the first check.
+  useEffect(() => {
+    void utils.explanations.status.prefetch(undefined, { staleTime: Infinity });
+  }, [utils]);
+
+  const refreshStats = useCallback(() => {
+    void utils.stats.invalidate();
+    void utils.study.due.invalidate();
+  }, [utils]);
+
+  const start = useCallback(
+    (chosen: string) => {
+      clear();
+      setEmptyNotice(false);
+      const categoryName = chosen === ALL_CATEGORIES ? undefined : chosen;
+      startMutation.mutate(
+        { category: categoryName },
+        {
+          onSuccess: (data) => {
+            if (!data.session || data.questions.length === 0) {
+              setSession(null);
+              setPhase("idle");
+              setEmptyNotice(true);
+              if (categoryName) {
+                show("info", `No questions due for review in the ${categoryName} category`);
+              }
+              return;
+            }
+            setSession({
+              id: data.session.id,
+              category: data.session.category,
+              questions: shuffle(data.questions),
+              index: 0,
+              entries: {},
+            });
+            setSelected([]);
+            setExplanations({});
+            shownAt.current = Date.now();
+            setPhase("question");
+            refreshStats();
+          },
+          onError: (err) => show("error", errorMessage(err, "Failed to load questions")),
+        },
+      );
+    },
+    [clear, show, startMutation, refreshStats],
+  );
+
+  const current = session ? session.questions[session.index] : undefined;
+  const entry = current && session ? session.entries[current._id] : undefined;
+  const result = entry?.result ?? null;
+  const required = current ? requiredCount(current) : 1;
+  const canCheck = !!current && !result && selected.length === required;
+  const isLast = !!session && session.index >= session.questions.length - 1;
+
+  const finish = useCallback(() => {
+    if (!session) return;
+    setPhase("complete");
+    finishMutation.mutate({ sessionId: session.id }, { onSettled: refreshStats });
+  }, [finishMutation, refreshStats, session]);
+
+  const advance = useCallback(() => {
+    if (!session) return;
+    if (session.index >= session.questions.length - 1) {
+      finish();
+      return;
+    }
+    setSession({ ...session, index: session.index + 1 });
+    setSelected([]);
+    shownAt.current = Date.now();
+  }, [finish, session]);
+
+  const toggle = useCallback(
+    (letter: string) => {
+      if (!current || result) return;
+      setSelected((prev) => toggleSelection(prev, letter, required));
+    },
+    [current, required, result],
+  );
+
+  const check = useCallback(() => {
+    if (!session || !current || !canCheck || answerMutation.isPending) return;
+    const question = current;
+    const chosen = selected;
+    answerMutation.mutate(
+      {
+        questionId: question._id,
+        selected: chosen,
+        timeSpentMs: Math.max(0, Math.round(Date.now() - shownAt.current)),
+        sessionId: session.id,
+      },
+      {
+        onSuccess: (data) => {
+          setSession((s) =>
+            s
+              ? {
+                  ...s,
+                  entries: {
+                    ...s.entries,
+                    [question._id]: { selected: chosen, result: data, rated: null },
+                  },
+                }
+              : s,
+          );
+          void utils.stats.invalidate();
+        },
+        onError: (err) => show("error", errorMessage(err, "Failed to update study data")),
+      },
+    );
+  }, [answerMutation, canCheck, current, selected, session, show, utils]);
+
+  /** Rating submits in the background and moves on at once: no visible wait (issue 4). */
+  const rateAndAdvance = useCallback(
+    (difficulty: Difficulty) => {
+      if (!session || !current || !entry?.result || entry.rated !== null) return;
+      const questionId = current._id;
+      setSession((s) =>
+        s
+          ? {
+              ...s,
+              entries: {
+                ...s.entries,
+                [questionId]: { ...s.entries[questionId]!, rated: difficulty },
+              },
+            }
+          : s,
+      );
+      rateMutation.mutate(
+        { questionId, difficulty },
+        {
+          onError: (err) => show("error", errorMessage(err, "Failed to update study data")),
+          onSettled: () => {
+            void utils.stats.invalidate();
+            void utils.study.due.invalidate();
+          },
+        },
+      );
+      advance();
+    },
+    [advance, current, entry, rateMutation, session, show, utils],
+  );
+
+  // Keyboard: letters select, Enter checks, 1/2/3 rate after checking.
+  useEffect(() => {
+    if (phase !== "question" || !current) return;
+    const letters = new Set(visibleOptions(current.options).map(([l]) => l));
+    const onKey = (event: KeyboardEvent) => {
+      if (event.altKey || event.ctrlKey || event.metaKey || isTypingTarget(event.target)) return;
+      if (!result) {
+        const letter = event.key.length === 1 ? event.key.toUpperCase() : "";
+        if (letters.has(letter)) {
+          event.preventDefault();
+          toggle(letter);
+          return;
+        }
+        if (event.key === "Enter" && canCheck) {
+          event.preventDefault();
+          check();
+        }
+        return;
+      }
+      const rating = RATINGS.find((r) => r.key === event.key);
+      if (rating && entry?.rated === null) {
+        event.preventDefault();
+        rateAndAdvance(rating.difficulty);
+      }
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [phase, current, result, canCheck, check, toggle, rateAndAdvance, entry]);
+
+  const explanationOf = (q: StudyQuestion) => explanations[q._id] ?? initialExplanation(q);
+  const setExplanation = (id: string, value: ExplanationValue) =>
+    setExplanations((prev) => ({ ...prev, [id]: value }));
+
+  const tally: SessionTally = (() => {
+    const results = session
+      ? session.questions
+          .map((q) => session.entries[q._id]?.result)
+          .filter((r): r is AnswerResult => !!r)
+      : [];
+    return {
+      answered: results.length,
+      correct: results.filter((r) => r.isCorrect).length,
+      results,
+    };
+  })();
+
+  return (
+    <div className="space-y-4">
+      <PageHeader title="Study" />
+      {banner}
+
+      {phase === "idle" && (
+        <IdleView
+          summary={summary.data}
+          loading={summary.isPending}
+          category={category}
+          onCategory={setCategory}
+          onStart={() => start(category)}
+          starting={startMutation.isPending}
+          emptyNotice={emptyNotice}
+        />
+      )}
+
+      {phase === "question" && session && current && (
+        <div className="space-y-4">
+          <Card>
+            <CardHeader className="gap-3">
+              <div className="flex items-center justify-between">
+                <CardTitle>
+                  Question {session.index + 1}/{session.questions.length}
+                </CardTitle>
+              </div>
+              <Progress
+                value={session.index + 1}
+                max={session.questions.length}
+                aria-label="Session progress"
+              />
+              <QuestionChips question={current} />
+            </CardHeader>
+            <CardContent className="space-y-4">
+              <QuestionBody question={current} />
+              <OptionList
+                question={current}
+                selected={result ? (entry?.selected ?? selected) : selected}
+                correctAnswers={result ? result.correctAnswers : null}
+                onToggle={toggle}
+              />
+
+              {result && (
+                <div className="space-y-4">
+                  <ResultBanner isCorrect={result.isCorrect} />
+                  <CorrectAnswers question={current} letters={result.correctAnswers} />
+                  <QuestionExplanation text={result.explanation} />
+                  <ExplanationPanel
+                    key={current._id}
+                    question={current}
+                    canSave={current.creator === user._id}
+                    value={explanationOf(current)}
+                    onChange={(v) => setExplanation(current._id, v)}
+                  />
+                  <div className="rounded-lg border p-4">
+                    <p className="mb-3 font-medium">How difficult was this for you?</p>
+                    <div className="grid grid-cols-3 gap-2">
+                      {RATINGS.map((r) => (
+                        <Button
+                          key={r.difficulty}
+                          variant={
+                            r.difficulty === 0
+                              ? "destructive"
+                              : r.difficulty === 1
+                                ? "secondary"
+                                : "default"
+                          }
+                          aria-keyshortcuts={r.key}
+                          onClick={() => rateAndAdvance(r.difficulty)}
+                        >
+                          {DIFFICULTY_LABELS[r.difficulty]}
+                        </Button>
+                      ))}
+                    </div>
+                  </div>
+                </div>
+              )}
+
+              <div className="flex flex-wrap gap-2">
+                <Button
+                  variant="ghost"
+                  onClick={() => start(category)}
+                  busy={startMutation.isPending}
+                >
+                  <RotateCcw aria-hidden="true" />
+                  Restart
+                </Button>
+                {!result && (
+                  <Button
+                    onClick={check}
+                    disabled={!canCheck}
+                    busy={answerMutation.isPending}
+                    aria-keyshortcuts="Enter"
+                  >
+                    {checkLabel(selected.length, required)}
+                  </Button>
+                )}
+                <Button variant="outline" onClick={advance}>
+                  {isLast ? "Finish" : "Next Question"}
+                </Button>
+              </div>
+              <p className="hidden text-xs text-muted-foreground pointer-fine:block">
+                Keys: letters select, Enter checks, 1/2/3 rate Hard/Medium/Easy.
+              </p>
+            </CardContent>
+          </Card>
+          <SessionProgressBox tally={tally} />
+        </div>
+      )}
+
+      {phase === "complete" && session && (
+        <SessionComplete
+          sessionId={session.id}
+          starting={startMutation.isPending}
+          onNewSession={() => start(category)}
+          onReview={() => setPhase("review")}
+        />
+      )}
+
+      {phase === "review" && session && (
+        <SessionReview
+          entries={session.questions.map((q) => ({
+            question: q,
+            selected: session.entries[q._id]?.selected ?? [],
+            result: session.entries[q._id]?.result ?? null,
+          }))}
+          userId={user._id}
+          explanationOf={explanationOf}
+          onExplanation={setExplanation}
+          onBack={() => setPhase("complete")}
+        />
+      )}
+    </div>
+  );
+}
+
+type Summary = RouterOutputs["stats"]["summary"] | undefined;
+
+function IdleView({
+  summary,
+  loading,
+  category,
+  onCategory,
+  onStart,
+  starting,
+  emptyNotice,
+}: {
+  summary: Summary;
+  loading: boolean;
+  category: string;
+  onCategory: (c: string) => void;
+  onStart: () => void;
+  starting: boolean;
+  emptyNotice: boolean;
+}) {
+  return (
+    <div className="space-y-4" data-testid="study-idle">
+      {summary && <StreakBanner streakDays={summary.streakDays} />}
+      <Card>
+        <CardHeader>
+          <CardTitle>Today&apos;s Study Overview</CardTitle>
+        </CardHeader>
+        <CardContent className="space-y-4">
+          {loading || !summary ? (
+            <Spinner label="Loading..." showLabel />
+          ) : (
+            <dl className="grid grid-cols-2 gap-2 text-center">
+              <div className="rounded-md border p-3">
+                <dt className="text-xs text-muted-foreground">Questions due</dt>
+                <dd className="text-2xl font-semibold" data-testid="overview-due">
+                  {summary.dueCount}
+                </dd>
+              </div>
+              <div className="rounded-md border p-3">
+                <dt className="text-xs text-muted-foreground">Answered today</dt>
+                <dd className="text-2xl font-semibold" data-testid="overview-answered">
+                  {summary.answeredToday}
+                </dd>
+              </div>
+            </dl>
+          )}
+          {summary && summary.dueCategories.length > 0 && (
+            <div className="space-y-1.5">
+              <Label htmlFor="study-category">Category</Label>
+              <Select value={category} onValueChange={onCategory}>
+                <SelectTrigger id="study-category">
+                  <SelectValue />
+                </SelectTrigger>
+                <SelectContent>
+                  <SelectItem value={ALL_CATEGORIES}>All categories</SelectItem>
+                  {summary.dueCategories.map((c) => (
+                    <SelectItem key={c.name} value={c.name}>
+                      {c.name} ({c.due})
+                    </SelectItem>
+                  ))}
+                </SelectContent>
+              </Select>
+            </div>
+          )}
+          <Button size="lg" className="w-full" onClick={onStart} busy={starting}>
+            <BookOpen aria-hidden="true" />
+            Start Studying
+          </Button>
+        </CardContent>
+      </Card>
+      {emptyNotice && (
+        <Card data-testid="no-questions-due">
+          <CardContent className="space-y-3 text-center">
+            <p className="font-medium">{NO_QUESTIONS_DUE}</p>
+            <div className="flex justify-center gap-2">
+              <Button asChild variant="outline" size="sm">
+                <Link to="/capture">Capture</Link>
+              </Button>
+              <Button asChild variant="outline" size="sm">
+                <Link to="/import">Import</Link>
+              </Button>
+            </div>
+          </CardContent>
+        </Card>
+      )}
+    </div>
+  );
+}

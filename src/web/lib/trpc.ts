@@ -1,0 +1,104 @@
+import { MutationCache, QueryCache, QueryClient } from "@tanstack/react-query";
+import {
+  createTRPCQueryUtils,
+  createTRPCReact,
+  httpBatchLink,
+  TRPCClientError,
+} from "@trpc/react-query";
+import type { inferRouterInputs, inferRouterOutputs } from "@trpc/server";
+// Type-only: the server's code never reaches the browser bundle.
+import type { AppRouter } from "../../server/trpc/router";
+
+export const trpc = createTRPCReact<AppRouter>();
+
+export type RouterInputs = inferRouterInputs<AppRouter>;
+export type RouterOutputs = inferRouterOutputs<AppRouter>;
+export type SessionUser = RouterOutputs["auth"]["me"];
+export type TrpcClient = ReturnType<typeof createTrpcClient>;
+export type TrpcUtils = ReturnType<typeof createTRPCQueryUtils<AppRouter>>;
+
+/** The server computes streaks and "today" in the resident's own time zone, so every call says which. */
+export function browserTimeZone(): string {
+  try {
+    return Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
+  } catch {
+    return "UTC";
+  }
+}
+
+export function createTrpcClient() {
+  return trpc.createClient({
+    links: [
+      httpBatchLink({
+        url: "/trpc",
+        // Long batches of GET queries are split rather than risking proxies that cut long URLs.
+        maxURLLength: 2000,
+        headers: () => ({ "x-time-zone": browserTimeZone() }),
+      }),
+    ],
+  });
+}
+
+export function createQueryUtils(queryClient: QueryClient, client: TrpcClient): TrpcUtils {
+  return createTRPCQueryUtils<AppRouter>({ queryClient, client });
+}
+
+/** The HTTP status behind a failed call, when the server answered at all. */
+export function httpStatusOf(error: unknown): number | undefined {
+  if (!(error instanceof TRPCClientError)) return undefined;
+  const data = error.data as { httpStatus?: unknown } | undefined | null;
+  if (typeof data?.httpStatus === "number") return data.httpStatus;
+  const response = (error.meta as { response?: { status?: unknown } } | undefined)?.response;
+  return typeof response?.status === "number" ? response.status : undefined;
+}
+
+export function isUnauthorized(error: unknown): boolean {
+  if (!(error instanceof TRPCClientError)) return false;
+  const code = (error.data as { code?: unknown } | undefined | null)?.code;
+  return code === "UNAUTHORIZED" || httpStatusOf(error) === 401;
+}
+
+/**
+ * The text to show for a failed call: the server's own message when the server produced one
+ * (it speaks the product's language), otherwise the screen's default such as 'Login failed'.
+ * Transport failures ("Failed to fetch") are not the product's words, so they get the default.
+ */
+export function errorMessage(error: unknown, fallback: string): string {
+  if (error instanceof TRPCClientError && error.data && typeof error.message === "string") {
+    const message = error.message.trim();
+    if (message) return message;
+  }
+  return fallback;
+}
+
+function shouldRetry(failureCount: number, error: unknown): boolean {
+  const status = httpStatusOf(error);
+  // A 4xx will not change on retry; only network trouble and 5xx are worth another try.
+  if (status !== undefined && status >= 400 && status < 500) return false;
+  return failureCount < 2;
+}
+
+/** The query whose result *is* the sign-in state; its own guards react to a 401 from it. */
+function isSessionQuery(queryKey: readonly unknown[]): boolean {
+  const path = queryKey[0];
+  return Array.isArray(path) && path.length === 2 && path[0] === "auth" && path[1] === "me";
+}
+
+export function createQueryClient(opts: { onUnauthorized: () => void }): QueryClient {
+  return new QueryClient({
+    queryCache: new QueryCache({
+      onError: (error, query) => {
+        if (isUnauthorized(error) && !isSessionQuery(query.queryKey)) opts.onUnauthorized();
+      },
+    }),
+    mutationCache: new MutationCache({
+      onError: (error) => {
+        if (isUnauthorized(error)) opts.onUnauthorized();
+      },
+    }),
+    defaultOptions: {
+      queries: { staleTime: 30_000, retry: shouldRetry },
+      mutations: { retry: false },
+    },
+  });
+}

@@ -1,0 +1,19 @@
+import { createFileRoute, redirect } from "@tanstack/react-router";
+import { AppShell } from "@/web/components/layout/app-shell";
+import { FullScreenSpinner } from "@/web/components/ui/spinner";
+import { loadSessionUser } from "@/web/lib/session";
+
+/** Pathless layout for every signed-in page; children read the user from `context.user`. */
+export const Route = createFileRoute("/_app")({
+  beforeLoad: async ({ context }) => {
+    const user = await loadSessionUser(context.trpc);
+    if (!user) throw redirect({ to: "/login", replace: true });
+    return { user };
+  },
+  // SPEC §2: 'Loading...' while the sign-in state loads, at once and for no longer than needed;
+  // it looks like index.html's boot screen, so the hand-over is seamless.
+  pendingMs: 0,
+  pendingMinMs: 0,
+  pendingComponent: () => <FullScreenSpinner />,
+  component: AppShell,
+});

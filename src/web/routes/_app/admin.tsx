@@ -1,0 +1,10 @@
+import { createFileRoute, redirect } from "@tanstack/react-router";
+import { AdminPage } from "@/web/components/admin/admin-page";
+
+export const Route = createFileRoute("/_app/admin")({
+  beforeLoad: ({ context }) => {
+    if (!context.user.isAdmin) throw redirect({ to: "/", replace: true });
+  },
+  head: () => ({ meta: [{ title: "Admin Dashboard · PRITE Study" }] }),
+  component: AdminPage,
+});
