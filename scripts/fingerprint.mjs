@@ -7,6 +7,7 @@ const INPUTS = [
   "cli",
   "drizzle",
   "index.html",
+  "public",
   "vite.config.ts",
   "package.json",
   "package-lock.json",

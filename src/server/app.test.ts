@@ -65,3 +65,33 @@ describe("the HTTP surface", () => {
     expect(res.headers["referrer-policy"]).toBe("strict-origin-when-cross-origin");
   });
 });
+
+describe("the single-page app", () => {
+  it("serves index.html for client routes and 404s missing files", async () => {
+    const fs = await import("node:fs");
+    const os = await import("node:os");
+    const path = await import("node:path");
+    const { buildApp } = await import("./app");
+    const webDir = fs.mkdtempSync(path.join(os.tmpdir(), "prite-web-"));
+    fs.mkdirSync(path.join(webDir, "assets"));
+    fs.writeFileSync(path.join(webDir, "index.html"), "<!doctype html><title>PRITE Study</title>");
+    fs.writeFileSync(path.join(webDir, "assets", "app-abc.js"), "console.log(1)");
+    const app = await buildApp({ handle: h.db, config: { aiModel: null }, webDir });
+    try {
+      const route = await app.inject({ method: "GET", url: "/study?x=1" });
+      expect(route.statusCode).toBe(200);
+      expect(route.body).toContain("<title>PRITE Study</title>");
+      const asset = await app.inject({ method: "GET", url: "/assets/app-abc.js" });
+      expect(asset.statusCode).toBe(200);
+      expect(asset.headers["cache-control"]).toContain("immutable");
+      const stale = await app.inject({ method: "GET", url: "/assets/app-old.js" });
+      expect(stale.statusCode).toBe(404);
+      expect(stale.body).not.toContain("<title>");
+      const missingFile = await app.inject({ method: "GET", url: "/favicon-missing.png" });
+      expect(missingFile.statusCode).toBe(404);
+    } finally {
+      await app.close();
+      fs.rmSync(webDir, { recursive: true, force: true });
+    }
+  });
+});

@@ -172,7 +172,10 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     if (req.url.startsWith("/api/") || req.url === "/api" || req.url.startsWith("/trpc")) {
       return reply.status(404).send({ message: "Not found" });
     }
-    if (hasWeb && (req.method === "GET" || req.method === "HEAD")) {
+    // A missing hashed asset (an old tab after a deploy) must fail loudly, not load index.html as JS.
+    const pathname = req.url.split("?")[0] ?? "";
+    const looksLikeFile = pathname.startsWith("/assets/") || /\.[a-z0-9]+$/i.test(pathname);
+    if (hasWeb && !looksLikeFile && (req.method === "GET" || req.method === "HEAD")) {
       return reply.header("Cache-Control", "no-cache").sendFile("index.html", webDir!);
     }
     return reply.status(404).send({ message: "Not found" });

@@ -35,6 +35,9 @@ export const registerAnswerKeyRoutes: RestRegistrar = (route) => {
     caller.answerKeys.delete(partYear(req) as never),
   );
   route("POST", "/api/answer-keys/:part/:year/apply", (caller, req) =>
-    caller.answerKeys.apply({ ...partYear(req), overwrite: body(req).overwrite } as never),
+    caller.answerKeys.applyToQuestions({
+      ...partYear(req),
+      overwrite: body(req).overwrite,
+    } as never),
   );
 };

@@ -36,7 +36,8 @@ export const answerKeysRouter = router({
     return { message: ANSWER_KEY_MESSAGES.DELETED };
   }),
 
-  apply: protectedProcedure
+  // `apply` is reserved by tRPC routers.
+  applyToQuestions: protectedProcedure
     .input(ZApplyAnswerKeyRequest)
     .mutation(({ ctx, input }) => applyAnswerKey(ctx.db, ctx.user.id, input, ctx.now())),
 });
