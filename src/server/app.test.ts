@@ -72,11 +72,16 @@ describe("the single-page app", () => {
     const os = await import("node:os");
     const path = await import("node:path");
     const { buildApp } = await import("./app");
+    const { DEFAULT_THROTTLE } = await import("./auth/throttle");
     const webDir = fs.mkdtempSync(path.join(os.tmpdir(), "prite-web-"));
     fs.mkdirSync(path.join(webDir, "assets"));
     fs.writeFileSync(path.join(webDir, "index.html"), "<!doctype html><title>PRITE Study</title>");
     fs.writeFileSync(path.join(webDir, "assets", "app-abc.js"), "console.log(1)");
-    const app = await buildApp({ handle: h.db, config: { aiModel: null }, webDir });
+    const app = await buildApp({
+      handle: h.db,
+      config: { aiModel: null, throttle: DEFAULT_THROTTLE },
+      webDir,
+    });
     try {
       const route = await app.inject({ method: "GET", url: "/study?x=1" });
       expect(route.statusCode).toBe(200);
