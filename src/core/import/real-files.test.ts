@@ -12,12 +12,12 @@ import { parseRows, suggestImportSettings } from "./parse-rows";
 import type { ParsedQuestion } from "./types";
 import { readSpreadsheet } from "./workbook";
 
-const REAL = path.resolve(__dirname, "../../../../shared/fixtures/real");
+const REAL = path.resolve(__dirname, "../../../fixtures/real");
 
 // A missing folder must fail the suite, never skip it: these files are the evidence that the
 // importer works on data nobody wrote for it.
 if (!existsSync(REAL)) {
-  throw new Error(`Real-world fixtures not found at ${REAL} (expected /work/shared/fixtures/real)`);
+  throw new Error(`Real-world fixtures not found at ${REAL} (expected <project>/fixtures/real)`);
 }
 
 const ctx = { part: "1", year: 2024 } as const;

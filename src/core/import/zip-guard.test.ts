@@ -9,7 +9,7 @@ import { FILE_TOO_LARGE_MESSAGE, ImportError, UNSUPPORTED_FORMAT_MESSAGE } from 
 import { readSpreadsheet } from "./workbook";
 import { checkUpload, guardZip, inspectZip, isCfb, isZip, ZIP_MESSAGES } from "./zip-guard";
 
-const REAL = path.resolve(__dirname, "../../../../shared/fixtures/real");
+const REAL = path.resolve(__dirname, "../../../fixtures/real");
 
 interface EntrySpec {
   name: string;

@@ -7,9 +7,9 @@ import { describe, expect, it } from "vitest";
 import type { ParsedQuestion } from "../import/types";
 import { applyAnswerKey, parseAnswerKey } from "./answer-key";
 
-const REAL = path.resolve(__dirname, "../../../../shared/fixtures/real");
+const REAL = path.resolve(__dirname, "../../../fixtures/real");
 if (!existsSync(REAL)) {
-  throw new Error(`Real-world fixtures not found at ${REAL} (expected /work/shared/fixtures/real)`);
+  throw new Error(`Real-world fixtures not found at ${REAL} (expected <project>/fixtures/real)`);
 }
 
 const NUMBERS_NOTE =

@@ -6,9 +6,9 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseQuestionsText } from "./questions-text";
 
-const REAL = path.resolve(__dirname, "../../../../shared/fixtures/real");
+const REAL = path.resolve(__dirname, "../../../fixtures/real");
 if (!existsSync(REAL)) {
-  throw new Error(`Real-world fixtures not found at ${REAL} (expected /work/shared/fixtures/real)`);
+  throw new Error(`Real-world fixtures not found at ${REAL} (expected <project>/fixtures/real)`);
 }
 
 const ctx = { part: "2", year: 2022 } as const;
