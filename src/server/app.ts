@@ -40,6 +40,17 @@ export const LOG_REDACT = [
   'res.headers["set-cookie"]',
 ];
 
+export interface RouteEntry {
+  method: string;
+  url: string;
+}
+
+declare module "fastify" {
+  interface FastifyInstance {
+    routeTable: RouteEntry[];
+  }
+}
+
 export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> {
   const { handle, config } = opts;
   const allowedOrigins = opts.allowedOrigins ?? [];
@@ -49,6 +60,13 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     bodyLimit: DEFAULT_BODY_LIMIT,
     // Batched tRPC paths are long: the default of 100 turns bigger batches into 404s.
     routerOptions: { maxParamLength: 5000 },
+  });
+
+  // Every route as registered, so the authorization matrix test can enumerate them (issue 9).
+  const routeTable: RouteEntry[] = [];
+  app.decorate("routeTable", routeTable);
+  app.addHook("onRoute", (route) => {
+    for (const method of [route.method].flat()) routeTable.push({ method, url: route.url });
   });
 
   await app.register(cookie);
