@@ -17,7 +17,7 @@ import type { Db } from "../../db/client";
 import { questions, reviews, studySessions, studyStates, users } from "../../db/schema";
 import { notFound } from "../../errors";
 import { visibleTo } from "../questions/question-json";
-import { dueByCategory, dueCount, STUDY_SESSION_NOT_FOUND } from "../study/study.service";
+import { dueByCategory, STUDY_SESSION_NOT_FOUND } from "../study/study.service";
 
 export interface CategoryProgress {
   name: string;
@@ -70,20 +70,47 @@ export async function studySummary(
     .where(eq(studySessions.userId, userId));
   const stats = computeStudyStats(log, { timeZone, now, sessions });
 
-  const perCategory = await db
+  // Totals and mastery in two narrow queries rather than one join of every visible question with the
+  // user's states: the join probed study_states once per public question (issue 8).
+  // Public questions per category come off a partial index without reading rows; the user's own
+  // private ones are added from the creator index.
+  const publicTotals = await db
+    .select({ category: questions.category, n: count() })
+    .from(questions)
+    .where(eq(questions.isPublic, true))
+    .groupBy(questions.category);
+  const ownTotals = await db
     .select({
       category: questions.category,
-      total: count(),
-      own: sql<number>`count(*) filter (where ${questions.creatorId} = ${userId})::int`,
-      mastered: sql<number>`count(${studyStates.questionId}) filter (where ${studyStates.easeFactor} > ${MASTERED_EASE})::int`,
+      own: count(),
+      ownPrivate: sql<number>`count(*) filter (where not ${questions.isPublic})::int`,
     })
     .from(questions)
-    .leftJoin(
-      studyStates,
-      and(eq(studyStates.questionId, questions.id), eq(studyStates.userId, userId)),
-    )
-    .where(visibleTo(userId))
+    .where(eq(questions.creatorId, userId))
     .groupBy(questions.category);
+  const totalsBy = new Map<string, { total: number; own: number }>();
+  for (const r of publicTotals) totalsBy.set(r.category, { total: r.n, own: 0 });
+  for (const r of ownTotals) {
+    const entry = totalsBy.get(r.category) ?? { total: 0, own: 0 };
+    entry.total += r.ownPrivate;
+    entry.own = r.own;
+    totalsBy.set(r.category, entry);
+  }
+  const totals = [...totalsBy].map(([category, t]) => ({ category, ...t }));
+  const masteredRows = await db
+    .select({ category: questions.category, mastered: count() })
+    .from(studyStates)
+    .innerJoin(questions, eq(questions.id, studyStates.questionId))
+    .where(
+      and(
+        eq(studyStates.userId, userId),
+        sql`${studyStates.easeFactor} > ${MASTERED_EASE}`,
+        visibleTo(userId),
+      ),
+    )
+    .groupBy(questions.category);
+  const masteredBy = new Map(masteredRows.map((r) => [r.category, r.mastered]));
+  const perCategory = totals.map((t) => ({ ...t, mastered: masteredBy.get(t.category) ?? 0 }));
 
   // Several stored categories (e.g. '' and 'Uncategorized') read as one label.
   const byLabel = new Map<string, { total: number; own: number; mastered: number; due: number }>();
@@ -96,7 +123,9 @@ export async function studySummary(
     byLabel.set(label, entry);
   }
   const dueMap = await dueByCategory(db, { userId, now });
+  let dueTotal = 0;
   for (const [category, n] of dueMap) {
+    dueTotal += n;
     const entry = byLabel.get(categoryLabel(category));
     if (entry) entry.due += n;
   }
@@ -132,7 +161,8 @@ export async function studySummary(
     ...stats,
     totalQuestions,
     ownQuestions,
-    dueCount: await dueCount(db, { userId, now }),
+    // The same three segments as the due list (dueByCategory caps public new questions likewise).
+    dueCount: dueTotal,
     masteredCount,
     categoryProgress,
     dueCategories,

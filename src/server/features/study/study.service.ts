@@ -1,8 +1,9 @@
-import { and, asc, desc, eq, isNull, lte, ne, notExists, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, eq, isNull, lte, ne, notExists, or, sql, type SQL } from "drizzle-orm";
 import { DUE_PAGE, PUBLIC_NEW_IN_DUE_LIMIT, UNCATEGORIZED } from "../../../core/constants";
 import type { TAnswerInput, TDifficulty } from "../../../core/schemas/study";
 import { initialStudyState, lapse, rate, type StudyState } from "../../../core/srs";
 import type { Db } from "../../db/client";
+import { queryRows } from "../../db/raw";
 import {
   questions,
   reviews,
@@ -81,7 +82,11 @@ function poolSegments(db: Db, opts: { userId: string; now: Date; category?: SQL 
   };
 }
 
-const newestFirst = [desc(questions.createdAt), desc(questions.id)] as const;
+// NULLS LAST matches questions_public_newest_idx, so the newest public questions come off the index.
+const newestFirst = [
+  sql`${questions.createdAt} desc nulls last`,
+  sql`${questions.id} desc nulls last`,
+] as const;
 
 export interface DuePage {
   questions: QuestionJson[];
@@ -179,22 +184,36 @@ export async function countDue(
   opts: { userId: string; now: Date; category?: SQL },
 ): Promise<{ reviewed: number; ownNew: number; publicNew: number }> {
   const where = poolSegments(db, opts);
-  const [reviewed] = await db
+  // One round trip: the due list is the hottest read of the app (issue 8).
+  const reviewed = db
     .select({ n: sql<number>`count(*)::int` })
     .from(studyStates)
     .innerJoin(questions, eq(questions.id, studyStates.questionId))
     .where(where.reviewed);
-  const [ownNew] = await db
+  const ownNew = db
     .select({ n: sql<number>`count(*)::int` })
     .from(questions)
     .where(where.ownNew);
   // Counting stops at the cap: the newest 20 are all that can ever be in the list.
-  const publicNew = await db
-    .select({ id: questions.id })
-    .from(questions)
-    .where(where.publicNew)
-    .limit(PUBLIC_NEW_IN_DUE_LIMIT);
-  return { reviewed: reviewed?.n ?? 0, ownNew: ownNew?.n ?? 0, publicNew: publicNew.length };
+  const publicNew = db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(
+      db
+        .select({ id: questions.id })
+        .from(questions)
+        .where(where.publicNew)
+        .limit(PUBLIC_NEW_IN_DUE_LIMIT)
+        .as("public_new"),
+    );
+  const [row] = await queryRows<{ reviewed: number; own_new: number; public_new: number }>(
+    db,
+    sql`select (${reviewed}) as reviewed, (${ownNew}) as own_new, (${publicNew}) as public_new`,
+  );
+  return {
+    reviewed: Number(row?.reviewed ?? 0),
+    ownNew: Number(row?.own_new ?? 0),
+    publicNew: Number(row?.public_new ?? 0),
+  };
 }
 
 /** Due questions per stored category (DESIGN §7 pool), for the dashboard's Category Progress. */

@@ -1,0 +1,275 @@
+/**
+ * API under load (issue 8 item 2): the built server on a real port against PostgreSQL holding the
+ * synthetic bank (1,000 users, 50,000 questions, 500,000 reviews), driven by wrk (Debian's `wrk`)
+ * with 50 connections for 30 s per endpoint after a warm-up, load generator on the same machine.
+ * Baseline in the same run: `GET /api/health`. RSS of the server after warm-up and after the load
+ * (item 6). Appends the figures to bench/RESULTS.md.
+ *
+ *   npx tsx bench/api-load.ts [--url postgres://…/postgres] [--duration 30] [--fresh]
+ */
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import postgres from "postgres";
+import { createSession } from "../src/server/auth/session";
+import { createDb } from "../src/server/db/client";
+import { runMigrations } from "../src/server/db/migrate";
+import { seedSynthetic } from "../src/server/features/seed/synthetic";
+
+const { values: args } = parseArgs({
+  options: {
+    url: { type: "string", default: "postgres://postgres@127.0.0.1:5432/postgres" },
+    duration: { type: "string", default: "30" },
+    connections: { type: "string", default: "50" },
+    fresh: { type: "boolean", default: false },
+    port: { type: "string", default: "3987" },
+  },
+});
+const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
+const DB_NAME = "prite_bench_api";
+const PORT = Number(args.port);
+const BASE = `http://127.0.0.1:${PORT}`;
+
+function dbUrl(name: string): string {
+  const u = new URL(args.url!);
+  u.pathname = `/${name}`;
+  return u.toString();
+}
+
+async function prepareDatabase() {
+  const admin = postgres(dbUrl("postgres"), { max: 1, onnotice: () => {} });
+  if (args.fresh) await admin.unsafe(`drop database if exists ${DB_NAME} with (force)`);
+  const exists = await admin`select 1 from pg_database where datname = ${DB_NAME}`;
+  if (exists.length === 0) await admin.unsafe(`create database ${DB_NAME}`);
+  await admin.end();
+  const handle = await createDb({ databaseUrl: dbUrl(DB_NAME), maxConnections: 4 });
+  await runMigrations(handle);
+  const [{ n }] = (await handle.db.execute(
+    "select count(*)::int as n from questions" as never,
+  )) as unknown as [{ n: number }];
+  if (n < 50_000) {
+    const started = performance.now();
+    console.log("seeding 1,000 users, 50,000 questions, 500,000 reviews …");
+    await seedSynthetic(handle.db, {
+      users: 1000,
+      questions: 50_000,
+      reviews: 500_000,
+      now: new Date(),
+      prefix: "load",
+    });
+    console.log(`seeded in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    await handle.db.execute("analyze" as never);
+  }
+  // A user with a mix of due reviews, own new questions and public new ones (the issue's case).
+  const [user] = (await handle.db.execute(
+    `select u.id, u.username,
+            (select count(*) from study_states s where s.user_id = u.id and s.due_at <= now())::int as due,
+            (select count(*) from questions q where q.creator_id = u.id)::int as own
+       from users u
+      where u.username like 'load\\_%'
+      order by (select count(*) from study_states s where s.user_id = u.id and s.due_at <= now()) desc
+      limit 1` as never,
+  )) as unknown as [{ id: string; username: string; due: number; own: number }];
+  const { token } = await createSession(handle.db, user.id, new Date());
+  const [question] = (await handle.db.execute(
+    `select id from questions where creator_id = '${user.id}' limit 1` as never,
+  )) as unknown as [{ id: string }];
+  await handle.close();
+  return { user, token, questionId: question.id };
+}
+
+function startServer(): Promise<ChildProcess> {
+  if (!fs.existsSync(path.join(ROOT, "dist", "server", "main.js"))) {
+    spawnSync("npm", ["run", "build"], { cwd: ROOT, stdio: "inherit" });
+  }
+  const child = spawn(process.execPath, [path.join(ROOT, "dist", "server", "main.js")], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      DATABASE_URL: dbUrl(DB_NAME),
+      PORT: String(PORT),
+      HOST: "127.0.0.1",
+      LOG_LEVEL: "warn",
+      NODE_ENV: "production",
+    },
+    stdio: ["ignore", "inherit", "inherit"],
+  });
+  return new Promise((resolve, reject) => {
+    const deadline = Date.now() + 30_000;
+    const poll = async () => {
+      try {
+        const res = await fetch(`${BASE}/api/health`);
+        if (res.ok) return resolve(child);
+      } catch {
+        // not listening yet
+      }
+      if (Date.now() > deadline) return reject(new Error("server did not become healthy"));
+      setTimeout(poll, 100);
+    };
+    void poll();
+  });
+}
+
+function rssMb(pid: number): number {
+  const status = fs.readFileSync(`/proc/${pid}/status`, "utf8");
+  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+  return kb / 1024;
+}
+
+interface WrkResult {
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  requests: number;
+}
+
+function ms(text: string | undefined): number {
+  if (!text) return NaN;
+  const m = /([\d.]+)(us|ms|s)/.exec(text);
+  if (!m) return NaN;
+  const v = Number(m[1]);
+  return m[2] === "us" ? v / 1000 : m[2] === "s" ? v * 1000 : v;
+}
+
+function wrk(
+  target: string,
+  token: string,
+  seconds: number,
+  script?: string,
+  connections = Number(args.connections),
+): WrkResult {
+  const wrkArgs = [
+    "-t2",
+    `-c${connections}`,
+    `-d${seconds}s`,
+    "--latency",
+    "-H",
+    `x-auth-token: ${token}`,
+    "-H",
+    "x-time-zone: America/New_York",
+  ];
+  if (script) wrkArgs.push("-s", script);
+  wrkArgs.push(target);
+  const out = spawnSync("wrk", wrkArgs, { encoding: "utf8" });
+  if (out.status !== 0) throw new Error(`wrk failed: ${out.stderr}`);
+  const text = out.stdout;
+  const non2xx = Number(/Non-2xx or 3xx responses: (\d+)/.exec(text)?.[1] ?? 0);
+  const sockErr = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(text);
+  return {
+    rps: Number(/Requests\/sec:\s+([\d.]+)/.exec(text)?.[1] ?? 0),
+    p50: ms(/50%\s+(\S+)/.exec(text)?.[1]),
+    p99: ms(/99%\s+(\S+)/.exec(text)?.[1]),
+    requests: Number(/(\d+) requests in/.exec(text)?.[1] ?? 0),
+    errors: non2xx + (sockErr ? sockErr.slice(1).reduce((a, b) => a + Number(b), 0) : 0),
+  };
+}
+
+/** The answer+rate pair as the Study screen sends it: tRPC mutations over HTTP, alternating. */
+function answerRateScript(questionIds: string[]): string {
+  const file = path.join(os.tmpdir(), "prite-answer-rate.lua");
+  const ids = questionIds.map((id) => `"${id}"`).join(",");
+  fs.writeFileSync(
+    file,
+    `local ids = {${ids}}
+local i = 0
+request = function()
+  i = i + 1
+  local id = ids[(math.floor(i / 2) % #ids) + 1]
+  if i % 2 == 1 then
+    return wrk.format("POST", "/trpc/study.answer", {["content-type"]="application/json"},
+      '{"questionId":"' .. id .. '","selected":["A"],"timeSpentMs":5000}')
+  end
+  return wrk.format("POST", "/trpc/study.rate", {["content-type"]="application/json"},
+    '{"questionId":"' .. id .. '","difficulty":1}')
+end
+`,
+  );
+  return file;
+}
+
+async function main() {
+  const { user, token } = await prepareDatabase();
+  const seconds = Number(args.duration);
+  const server = await startServer();
+  try {
+    const ids = (await (
+      await fetch(`${BASE}/api/questions/due?limit=200`, { headers: { "x-auth-token": token } })
+    ).json()) as { _id: string }[] | { questions: { _id: string }[] };
+    const questionIds = (Array.isArray(ids) ? ids : ids.questions).map((q) => q._id).slice(0, 200);
+    const due = `${BASE}/api/questions/due?limit=20`;
+    console.log(`user ${user.username}: ${user.due} due reviews, ${user.own} own questions`);
+    wrk(due, token, 10); // warm-up: JIT, pools, PostgreSQL caches
+    wrk(`${BASE}/api/health`, token, 5);
+    const rssWarm = rssMb(server.pid!);
+    const results: [string, WrkResult][] = [];
+    const run = (name: string, url: string, script?: string) => {
+      const r = wrk(url, token, seconds, script);
+      results.push([name, r]);
+      console.log(
+        `${name}: ${r.rps.toFixed(0)} req/s, p50 ${r.p50.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms, errors ${r.errors}`,
+      );
+    };
+    run("GET /api/health (baseline)", `${BASE}/api/health`);
+    run("GET /api/questions/due?limit=20", due);
+    run("GET /api/questions/due?limit=200", `${BASE}/api/questions/due?limit=200`);
+    run(
+      "tRPC stats.summary (dashboard)",
+      `${BASE}/trpc/stats.summary?input=${encodeURIComponent("{}")}`,
+    );
+    run("GET /api/questions/search?q=lithium", `${BASE}/api/questions/search?q=lithium%20toxicity`);
+    run("tRPC study.answer + study.rate", `${BASE}/`, answerRateScript(questionIds));
+    const rssAfter = rssMb(server.pid!);
+    report(user, results, rssWarm, rssAfter, seconds);
+  } finally {
+    server.kill("SIGTERM");
+  }
+}
+
+function report(
+  user: { username: string; due: number; own: number },
+  results: [string, WrkResult][],
+  rssWarm: number,
+  rssAfter: number,
+  seconds: number,
+) {
+  const health = results[0]![1].rps;
+  const cpu = os.cpus();
+  const pg = spawnSync("psql", [args.url!, "-Atc", "show server_version"], { encoding: "utf8" });
+  const lines = [
+    "",
+    `## API under load (bench/api-load.ts) — ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC`,
+    "",
+    `- Machine: ${cpu.length} cores (${cpu[0]?.model.trim()}), ${(os.totalmem() / 2 ** 30).toFixed(0)} GB RAM, Node ${process.version}; load average before the run ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(", ")}`,
+    `- Database: PostgreSQL ${pg.stdout.trim() || "?"}, synthetic bank of 1,000 users, 50,000 questions (20% public), 500,000 reviews over 90 days`,
+    `- Load: wrk, 2 threads, ${args.connections} connections, ${seconds} s per row after a 10 s warm-up, on the same 2 cores as the server; authenticated with \`x-auth-token\` as ${user.username} (${user.due} due reviews, ${user.own} own questions)`,
+    "",
+    "| endpoint | requests/s | p50 | p99 | errors | ratio to health |",
+    "| --- | --- | --- | --- | --- | --- |",
+    ...results.map(
+      ([name, r]) =>
+        `| ${name} | ${r.rps.toFixed(0)} | ${r.p50.toFixed(1)} ms | ${r.p99.toFixed(1)} ms | ${r.errors} | ${(r.rps / health).toFixed(2)} |`,
+    ),
+    "",
+    `- Server RSS: ${rssWarm.toFixed(0)} MB after warm-up, ${rssAfter.toFixed(0)} MB after the load (${(((rssAfter - rssWarm) / rssWarm) * 100).toFixed(0)}%; goal within 20%)`,
+  ];
+  const dueRow = results.find(([n]) => n.includes("limit=20"))?.[1];
+  if (dueRow) {
+    const met = dueRow.rps >= 1500 && dueRow.p99 <= 100;
+    lines.push(
+      `- **Due page (limit=20): ${dueRow.rps.toFixed(0)} req/s, p99 ${dueRow.p99.toFixed(1)} ms — goal ≥ 1,500 req/s with p99 ≤ 100 ms ${met ? "met" : "not met"}**`,
+    );
+  }
+  fs.appendFileSync(path.join(ROOT, "bench", "RESULTS.md"), lines.join("\n") + "\n");
+  console.log(lines.join("\n"));
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

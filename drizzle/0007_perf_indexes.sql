@@ -1,0 +1,2 @@
+CREATE INDEX "questions_public_newest_idx" ON "questions" USING btree ("created_at" DESC NULLS LAST,"id" DESC NULLS LAST) WHERE "questions"."is_public";--> statement-breakpoint
+CREATE INDEX "questions_public_category_idx" ON "questions" USING btree ("category") WHERE "questions"."is_public";
