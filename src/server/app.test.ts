@@ -42,6 +42,24 @@ describe("the HTTP surface", () => {
     expect(trpc.statusCode).toBe(413);
   });
 
+  it("refuses a 50 MB bulk save with 413 and writes nothing", async () => {
+    const app = await h.app();
+    const me = await h.user();
+    const question = { text: "x".repeat(1000), options: { A: "a", B: "b" }, correctAnswer: "A" };
+    const payload = JSON.stringify({ questions: Array(50_000).fill(question) });
+    expect(payload.length).toBeGreaterThan(50_000_000);
+    for (const url of ["/api/questions/bulk", "/trpc/questions.bulkCreate"]) {
+      const res = await app.inject({
+        method: "POST",
+        url,
+        payload,
+        headers: { "content-type": "application/json", ...me.headers },
+      });
+      expect(res.statusCode).toBe(413);
+    }
+    expect(await me.caller.questions.list()).toMatchObject({ items: [], total: 0 });
+  });
+
   it("answers malformed JSON with 400", async () => {
     const res = await (
       await h.app()

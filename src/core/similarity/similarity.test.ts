@@ -43,6 +43,7 @@ describe("stringSimilarity", () => {
         expect(s).toBeGreaterThanOrEqual(0);
         expect(s).toBeLessThanOrEqual(1);
       }),
+      { numRuns: 10_000 },
     );
   });
 
@@ -128,6 +129,7 @@ describe("compareQuestions", () => {
         expect(r.score).toBeLessThanOrEqual(1);
         expect(r.matchCount).toBeLessThanOrEqual(5);
       }),
+      { numRuns: 10_000 },
     );
   });
 });
@@ -269,6 +271,7 @@ describe("findDuplicatesReference", () => {
           expect(results).toHaveLength(a.length);
         },
       ),
+      { numRuns: 10_000 },
     );
   });
 });
