@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import { clearSessionCookie, setSessionCookie } from "./auth/cookies";
 import { resolveRequestAuth } from "./auth/request";
 import type { Db } from "./db/client";
+import { isDatabaseUnavailable, unavailableError } from "./db/unavailable";
 import { createContextInner, type AppConfig, type Context } from "./trpc/context";
 
 export type HttpContextFactory = (
@@ -14,7 +15,13 @@ export type HttpContextFactory = (
 export function httpContextFactory(db: Db, config: AppConfig): HttpContextFactory {
   return async (req, reply, opts = {}) => {
     const now = new Date();
-    const auth = await resolveRequestAuth(db, req, reply, now);
+    let auth: Awaited<ReturnType<typeof resolveRequestAuth>>;
+    try {
+      auth = await resolveRequestAuth(db, req, reply, now);
+    } catch (err) {
+      if (isDatabaseUnavailable(err)) throw unavailableError(err);
+      throw err;
+    }
     const tzHeader = req.headers["x-time-zone"];
     const wantsToken = opts.returnToken || req.headers["x-prite-client"] === "cli";
     return createContextInner({

@@ -1,6 +1,7 @@
 import { initTRPC, TRPCError } from "@trpc/server";
 import { ZodError } from "zod";
 import type { Context } from "./context";
+import { isDatabaseUnavailable, unavailableError } from "../db/unavailable";
 
 /** The product's words for an error: a zod issue's own message rather than a JSON dump of issues. */
 export function errorMessage(error: unknown): string {
@@ -9,6 +10,9 @@ export function errorMessage(error: unknown): string {
   }
   if (error instanceof ZodError) return error.issues[0]?.message ?? "Invalid input";
   if (error instanceof TRPCError) {
+    if (error.code === "INTERNAL_SERVER_ERROR" && isDatabaseUnavailable(error.cause)) {
+      return unavailableError(error.cause).message;
+    }
     if (error.code === "INTERNAL_SERVER_ERROR") return "Internal server error";
     return error.message;
   }
@@ -33,9 +37,18 @@ export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;
 export const middleware = t.middleware;
 
-export const publicProcedure = t.procedure;
+/** A database that is down or restarting answers 503 (issue 9), not 500. */
+const databaseAvailability = t.middleware(async ({ next }) => {
+  const result = await next();
+  if (!result.ok && isDatabaseUnavailable(result.error.cause ?? result.error)) {
+    throw unavailableError(result.error.cause ?? result.error);
+  }
+  return result;
+});
 
-export const protectedProcedure = t.procedure.use(({ ctx, next }) => {
+export const publicProcedure = t.procedure.use(databaseAvailability);
+
+export const protectedProcedure = publicProcedure.use(({ ctx, next }) => {
   if (!ctx.user || !ctx.session) {
     throw new TRPCError({ code: "UNAUTHORIZED", message: "Please sign in to continue" });
   }
