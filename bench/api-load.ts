@@ -6,6 +6,9 @@
  * (item 6). Appends the figures to bench/RESULTS.md.
  *
  *   npx tsx bench/api-load.ts [--url postgres://…/postgres] [--duration 30] [--fresh]
+ *
+ * With `--soak SECONDS` (issue 9: 600) it instead runs one long mixed load (due page, search, dashboard,
+ * health) at 50 connections, samples the server's RSS every 30 s, and records errors and memory.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
@@ -25,6 +28,7 @@ const { values: args } = parseArgs({
     connections: { type: "string", default: "50" },
     fresh: { type: "boolean", default: false },
     port: { type: "string", default: "3987" },
+    soak: { type: "string" },
   },
 });
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
@@ -190,8 +194,93 @@ end
   return file;
 }
 
+/** Cycles through the reads a studying resident makes. */
+function mixedScript(): string {
+  const file = path.join(os.tmpdir(), "prite-mixed.lua");
+  fs.writeFileSync(
+    file,
+    `local paths = {"/api/questions/due?limit=20", "/api/questions/search?q=lithium", "/trpc/stats.summary?input=%7B%7D", "/api/health", "/api/questions/due?limit=20"}
+local i = 0
+request = function()
+  i = i + 1
+  return wrk.format("GET", paths[(i % #paths) + 1])
+end
+`,
+  );
+  return file;
+}
+
+async function soak(token: string, seconds: number) {
+  const server = await startServer();
+  try {
+    wrk(`${BASE}/api/questions/due?limit=20`, token, 10);
+    const samples: { t: number; rss: number }[] = [{ t: 0, rss: rssMb(server.pid!) }];
+    const started = Date.now();
+    const timer = setInterval(() => {
+      samples.push({ t: Math.round((Date.now() - started) / 1000), rss: rssMb(server.pid!) });
+    }, 30_000);
+    // wrk blocks this thread; run it in a child so the sampler keeps ticking.
+    const result = await new Promise<WrkResult>((resolve) => {
+      const child = spawn(
+        process.execPath,
+        [
+          "--import",
+          "tsx",
+          "-e",
+          `import("${path.join(ROOT, "bench", "api-load.ts").replace(/\\/g, "/")}")`,
+        ],
+        {
+          env: {
+            ...process.env,
+            PRITE_WRK_ONLY: JSON.stringify({
+              url: BASE + "/",
+              token,
+              seconds,
+              script: mixedScript(),
+            }),
+          },
+          stdio: ["ignore", "pipe", "inherit"],
+        },
+      );
+      let out = "";
+      child.stdout.on("data", (d: Buffer) => (out += d.toString()));
+      child.on("exit", () => resolve(JSON.parse(out.trim().split("\n").pop()!) as WrkResult));
+    });
+    clearInterval(timer);
+    samples.push({ t: Math.round((Date.now() - started) / 1000), rss: rssMb(server.pid!) });
+    const first = samples[1]?.rss ?? samples[0]!.rss;
+    const last = samples[samples.length - 1]!.rss;
+    const cpu = os.cpus();
+    const lines = [
+      "",
+      `## Soak (bench/api-load.ts --soak ${seconds}) — ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC`,
+      "",
+      `- Machine: ${cpu.length} cores (${cpu[0]?.model.trim()}), ${(os.totalmem() / 2 ** 30).toFixed(0)} GB RAM, Node ${process.version}; PostgreSQL, synthetic bank`,
+      `- Mixed reads (due page ×2, search, dashboard stats, health), wrk 2 threads, ${args.connections} connections, ${seconds} s`,
+      `- **${result.requests} requests, ${result.rps.toFixed(0)} req/s, p99 ${result.p99.toFixed(1)} ms, errors ${result.errors} (goal 0)**`,
+      `- RSS samples (s → MB): ${samples.map((x) => `${x.t}→${x.rss.toFixed(0)}`).join(", ")}`,
+      `- **RSS after 30 s ${first.toFixed(0)} MB, at the end ${last.toFixed(0)} MB (${(((last - first) / first) * 100).toFixed(0)}%; goal flat, within 20%)**`,
+    ];
+    fs.appendFileSync(path.join(ROOT, "bench", "RESULTS.md"), lines.join("\n") + "\n");
+    console.log(lines.join("\n"));
+  } finally {
+    server.kill("SIGTERM");
+  }
+}
+
 async function main() {
+  if (process.env.PRITE_WRK_ONLY) {
+    const job = JSON.parse(process.env.PRITE_WRK_ONLY) as {
+      url: string;
+      token: string;
+      seconds: number;
+      script: string;
+    };
+    console.log(JSON.stringify(wrk(job.url, job.token, job.seconds, job.script)));
+    return;
+  }
   const { user, token } = await prepareDatabase();
+  if (args.soak) return soak(token, Number(args.soak));
   const seconds = Number(args.duration);
   const server = await startServer();
   try {

@@ -44,7 +44,9 @@ export function restRoute(
         return reply.status(opts.status ?? 200).send(result ?? { success: true });
       } catch (err) {
         const status = err instanceof TRPCError ? getHTTPStatusCodeFromError(err) : 500;
-        if (status >= 500) req.log.error({ err }, "REST handler failed");
+        // A database restart is expected and already answered 503: one line, not a stack per request.
+        if (status === 503) req.log.warn({ path: req.url }, errorMessage(err));
+        else if (status >= 500) req.log.error({ err }, "REST handler failed");
         const message = errorMessage(err);
         const body: Record<string, unknown> = { message };
         if (opts.withSuccess) body.success = false;

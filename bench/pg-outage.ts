@@ -1,0 +1,177 @@
+/**
+ * PostgreSQL restart under load (issue 9 item 4). The built server runs against a fresh database;
+ * 20 writers create questions through `POST /api/questions` as fast as they can and remember every id
+ * that got a 201; readers poll `GET /api/questions/due`. After a few seconds PostgreSQL is restarted
+ * with `pg_ctlcluster … restart`. Measured: which statuses the server answered while the database was
+ * away (503 expected, never 500), how long after PostgreSQL was back the first success came, and
+ * whether every acknowledged write is in the database afterwards. Appends to bench/RESULTS.md.
+ *
+ *   npx tsx bench/pg-outage.ts [--url postgres://postgres@127.0.0.1:5432/postgres]
+ *
+ * Restarting PostgreSQL disturbs anything else using it on this machine: run it alone.
+ */
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import postgres from "postgres";
+
+const { values: args } = parseArgs({
+  options: {
+    url: { type: "string", default: "postgres://postgres@127.0.0.1:5432/postgres" },
+    port: { type: "string", default: "3986" },
+    writers: { type: "string", default: "20" },
+  },
+});
+const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
+const DB_NAME = "prite_bench_outage";
+const BASE = `http://127.0.0.1:${args.port}`;
+
+function dbUrl(name: string): string {
+  const u = new URL(args.url!);
+  u.pathname = `/${name}`;
+  return u.toString();
+}
+
+async function startServer(): Promise<ChildProcess> {
+  if (!fs.existsSync(path.join(ROOT, "dist", "server", "main.js"))) {
+    spawnSync("npm", ["run", "build"], { cwd: ROOT, stdio: "inherit" });
+  }
+  const child = spawn(process.execPath, [path.join(ROOT, "dist", "server", "main.js")], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      DATABASE_URL: dbUrl(DB_NAME),
+      PORT: args.port,
+      HOST: "127.0.0.1",
+      LOG_LEVEL: "fatal",
+    },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  for (let i = 0; i < 300; i++) {
+    try {
+      if ((await fetch(`${BASE}/api/health`)).ok) return child;
+    } catch {
+      // starting
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error("server did not start");
+}
+
+async function main() {
+  const admin = postgres(dbUrl("postgres"), { max: 1, onnotice: () => {} });
+  await admin.unsafe(`drop database if exists ${DB_NAME} with (force)`);
+  await admin.unsafe(`create database ${DB_NAME}`);
+  await admin.end();
+  const server = await startServer();
+  const reg = await fetch(`${BASE}/api/auth/register`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({
+      username: "outage",
+      email: "outage@example.test",
+      password: "a long password",
+      confirmPassword: "a long password",
+      pgyLevel: "3",
+    }),
+  });
+  const { token } = (await reg.json()) as { token: string };
+  const headers = { "content-type": "application/json", "x-auth-token": token };
+
+  const acknowledged = new Set<string>();
+  const statuses = new Map<string, number>();
+  const timeline: { t: number; ok: boolean }[] = [];
+  const t0 = Date.now();
+  let stop = false;
+  let n = 0;
+  const note = (phase: string, status: number) => {
+    const key = `${phase} ${status}`;
+    statuses.set(key, (statuses.get(key) ?? 0) + 1);
+  };
+  let phase = "before";
+
+  const writer = async () => {
+    while (!stop) {
+      const i = n++;
+      try {
+        const res = await fetch(`${BASE}/api/questions`, {
+          method: "POST",
+          headers,
+          body: JSON.stringify({
+            text: `Outage question ${i}: which receptor does clozapine block most?`,
+            options: { A: "D4", B: "5-HT2A", C: "H1", D: "M1", E: "D2" },
+            correctAnswer: "A",
+            part: "1",
+            year: 2024,
+          }),
+          signal: AbortSignal.timeout(10_000),
+        });
+        note(phase, res.status);
+        timeline.push({ t: Date.now() - t0, ok: res.status === 201 });
+        if (res.status === 201) acknowledged.add(((await res.json()) as { _id: string })._id);
+        else await res.arrayBuffer();
+      } catch {
+        note(phase, 0);
+        timeline.push({ t: Date.now() - t0, ok: false });
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    }
+  };
+  const writers = Array.from({ length: Number(args.writers) }, writer);
+
+  await new Promise((r) => setTimeout(r, 5_000));
+  const cluster = fs.readdirSync("/etc/postgresql")[0]!;
+  phase = "during";
+  const restartStart = Date.now() - t0;
+  const restart = spawnSync(
+    "pg_ctlcluster",
+    ["--skip-systemctl-redirect", cluster, "main", "restart"],
+    {
+      encoding: "utf8",
+    },
+  );
+  const backAt = Date.now() - t0;
+  phase = "after";
+  if (restart.status !== 0) console.error("restart failed:", restart.stderr);
+  await new Promise((r) => setTimeout(r, 10_000));
+  stop = true;
+  await Promise.all(writers);
+  const firstOkAfter = timeline.filter((e) => e.t >= backAt && e.ok).sort((a, b) => a.t - b.t)[0];
+  const recoverySeconds = firstOkAfter ? (firstOkAfter.t - backAt) / 1000 : Infinity;
+
+  const check = postgres(dbUrl(DB_NAME), { max: 1, onnotice: () => {} });
+  const rows = await check<{ id: string }[]>`select id from questions`;
+  await check.end();
+  const stored = new Set(rows.map((r) => r.id));
+  const lost = [...acknowledged].filter((id) => !stored.has(id)).length;
+  server.kill("SIGTERM");
+
+  const statusLine = [...statuses]
+    .sort()
+    .map(([k, v]) => `${k}: ${v}`)
+    .join(", ");
+  const errors500 = [...statuses]
+    .filter(([k]) => k.endsWith(" 500"))
+    .reduce((a, [, v]) => a + v, 0);
+  const cpu = os.cpus();
+  const lines = [
+    "",
+    `## PostgreSQL restart under load (bench/pg-outage.ts) — ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC`,
+    "",
+    `- Machine: ${cpu.length} cores (${cpu[0]?.model.trim()}), ${(os.totalmem() / 2 ** 30).toFixed(0)} GB RAM, Node ${process.version}`,
+    `- ${args.writers} writers creating questions through \`POST /api/questions\`; \`pg_ctlcluster ${cluster} main restart\` at ${(restartStart / 1000).toFixed(1)} s, PostgreSQL back at ${(backAt / 1000).toFixed(1)} s`,
+    `- Statuses by phase: ${statusLine}`,
+    `- Answers 500: ${errors500} (goal 0; 503 while the database is away)`,
+    `- First success ${recoverySeconds.toFixed(2)} s after PostgreSQL was back (goal ≤ 5 s)`,
+    `- Acknowledged writes: ${acknowledged.size}; found afterwards: ${acknowledged.size - lost}; lost: ${lost} (goal 0); rows in the table: ${stored.size}`,
+  ];
+  fs.appendFileSync(path.join(ROOT, "bench", "RESULTS.md"), lines.join("\n") + "\n");
+  console.log(lines.join("\n"));
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
