@@ -95,6 +95,11 @@ describe("the single-page app", () => {
     fs.mkdirSync(path.join(webDir, "assets"));
     fs.writeFileSync(path.join(webDir, "index.html"), "<!doctype html><title>PRITE Study</title>");
     fs.writeFileSync(path.join(webDir, "assets", "app-abc.js"), "console.log(1)");
+    const zlib = await import("node:zlib");
+    fs.writeFileSync(
+      path.join(webDir, "assets", "app-abc.js.br"),
+      zlib.brotliCompressSync("console.log(1)"),
+    );
     const app = await buildApp({
       handle: h.db,
       config: { aiModel: null, throttle: DEFAULT_THROTTLE },
@@ -107,6 +112,13 @@ describe("the single-page app", () => {
       const asset = await app.inject({ method: "GET", url: "/assets/app-abc.js" });
       expect(asset.statusCode).toBe(200);
       expect(asset.headers["cache-control"]).toContain("immutable");
+      const compressed = await app.inject({
+        method: "GET",
+        url: "/assets/app-abc.js",
+        headers: { "accept-encoding": "br, gzip" },
+      });
+      expect(compressed.headers["content-encoding"]).toBe("br");
+      expect(zlib.brotliDecompressSync(compressed.rawPayload).toString()).toBe("console.log(1)");
       const stale = await app.inject({ method: "GET", url: "/assets/app-old.js" });
       expect(stale.statusCode).toBe(404);
       expect(stale.body).not.toContain("<title>");

@@ -176,6 +176,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       root: webDir,
       index: false,
       wildcard: false,
+      // scripts/build.mjs writes .br and .gz next to each text asset.
+      preCompressed: true,
       maxAge: "1h",
       setHeaders: (res, filePath) => {
         // Hashed assets never change; index.html must always be revalidated.
