@@ -161,6 +161,12 @@ export const INITIAL_EASE = 2.5;
 export const MIN_EASE = 1.3;
 /** Strictly above this ease a question counts as mastered (SPEC §9). */
 export const MASTERED_EASE = 2.5;
+/**
+ * Longest interval, as Anki's default: SM-2 alone grows without bound, and a card rated many times
+ * (or a REST client rating in a loop) would otherwise be scheduled past the year 9999, which the
+ * database cannot store.
+ */
+export const MAX_INTERVAL_DAYS = 36_500;
 
 export const DUPLICATE_DETECTION = {
   TEXT_THRESHOLD: 0.7,

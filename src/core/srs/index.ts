@@ -1,7 +1,14 @@
 /**
  * SM-2 scheduling (DESIGN §5). Pure: the caller passes the clock.
  */
-import { DIFFICULTY, INITIAL_EASE, MASTERED_EASE, MIN_EASE, type Difficulty } from "../constants";
+import {
+  DIFFICULTY,
+  INITIAL_EASE,
+  MASTERED_EASE,
+  MAX_INTERVAL_DAYS,
+  MIN_EASE,
+  type Difficulty,
+} from "../constants";
 
 export interface StudyState {
   easeFactor: number;
@@ -54,7 +61,8 @@ export function nextEase(ease: number, grade: number): number {
 /**
  * A passing review rated Hard, Medium or Easy.
  *
- * Interval: 1 day after the first success, 6 after the second, then round(previous interval × ease).
+ * Interval: 1 day after the first success, 6 after the second, then round(previous interval × ease),
+ * at most MAX_INTERVAL_DAYS.
  * The ease used is the one held BEFORE this review changes it, as in SuperMemo's own description of
  * SM-2 (the interval is computed from the current E-Factor, which is then updated from the grade), so
  * the rating affects the growth of the following interval, not of this one.
@@ -66,6 +74,7 @@ export function rate(state: StudyState, difficulty: Difficulty, now: Date): Stud
   else if (state.repetitions === 1) intervalDays = 6;
   // A damaged row with interval 0 must still move forward, or the card would be due forever.
   else intervalDays = Math.max(1, Math.round(state.intervalDays * state.easeFactor));
+  intervalDays = Math.min(intervalDays, MAX_INTERVAL_DAYS);
   return {
     easeFactor: nextEase(state.easeFactor, grade),
     intervalDays,

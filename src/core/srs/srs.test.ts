@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DIFFICULTY, type Difficulty } from "../constants";
+import { DIFFICULTY, MAX_INTERVAL_DAYS, type Difficulty } from "../constants";
 import {
   initialStudyState,
   isDue,
@@ -86,6 +86,15 @@ describe("rate sequences", () => {
       intervals.push(s.intervalDays);
     }
     expect(intervals).toEqual([1, 6, 13, 27, 52]);
+  });
+
+  it("never schedules beyond 100 years, however often a card is rated Easy", () => {
+    const now = new Date("2026-01-01T00:00:00Z");
+    let state = initialStudyState();
+    for (let i = 0; i < 200; i++) state = rate(state, DIFFICULTY.EASY, now);
+    expect(state.intervalDays).toBe(MAX_INTERVAL_DAYS);
+    expect(state.dueAt!.getUTCFullYear()).toBe(2125);
+    expect(Number.isFinite(state.dueAt!.getTime())).toBe(true);
   });
 
   it("nextEase applies the SM-2 formula per grade", () => {
