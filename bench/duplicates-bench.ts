@@ -31,6 +31,7 @@ import { queryRows } from "../src/server/db/raw";
 import { questions, users, type NewQuestionRow } from "../src/server/db/schema";
 import { checkDuplicates, DUPLICATE_SEARCH } from "../src/server/features/imports/imports.service";
 import {
+  bankRow,
   createRng,
   generateQuestion,
   markovModel,
@@ -143,18 +144,12 @@ async function seed(
     const own = i < ownCount;
     const isPrivateOther = i >= EXISTING;
     return {
-      creatorId: own ? importerId : others[i % others.length]!,
-      text: q.text,
-      options: q.options,
-      correctAnswer: q.correctAnswer,
-      correctAnswers: q.correctAnswer === "" ? [] : [q.correctAnswer],
-      category: q.category,
-      part: q.part,
-      year: q.year,
-      number: q.number,
-      explanation: q.explanation,
-      isPublic: !own && !isPrivateOther,
-      createdAt: new Date(now - (existing.length - i) * 1000),
+      ...bankRow(
+        q,
+        own ? importerId : others[i % others.length]!,
+        !own && !isPrivateOther,
+        new Date(now - (existing.length - i) * 1000),
+      ),
       updatedAt: new Date(now),
     };
   });

@@ -20,7 +20,7 @@ export const aiRouter = router({
 export const parserRouter = router({
   questions: protectedProcedure.input(ZParserQuestionsRequest).mutation(({ ctx, input }) => ({
     questions: parseQuestionsText(input.ocrText, {
-      part: input.part ?? "1",
+      part: input.part,
       year: input.year ?? ctx.now().getFullYear(),
     }),
   })),

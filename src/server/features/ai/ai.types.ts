@@ -45,7 +45,14 @@ export const ZParserQuestionsRequest = z.object({
     .string({ error: AI_MESSAGES.OCR_REQUIRED })
     .max(AI_TEXT_MAX, AI_MESSAGES.TEXT_TOO_LONG)
     .refine((t) => t.trim() !== "", AI_MESSAGES.OCR_REQUIRED),
-  part: ZPart.optional().refine((p) => p !== undefined, AI_MESSAGES.PART_REQUIRED),
+  // A refine on an optional schema never sees a missing key: check presence first, then the part.
+  part: z
+    .unknown()
+    .refine(
+      (p) => p !== undefined && p !== null && String(p).trim() !== "",
+      AI_MESSAGES.PART_REQUIRED,
+    )
+    .pipe(ZPart),
   year: ZYear.optional(),
 });
 

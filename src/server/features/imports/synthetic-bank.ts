@@ -5,6 +5,7 @@
  */
 import { CATEGORIES } from "../../../core/constants";
 import type { TBulkQuestionItem } from "../../../core/schemas";
+import type { NewQuestionRow } from "../../db/schema";
 
 export type Rng = () => number;
 
@@ -412,5 +413,29 @@ export function nearDuplicate(
     correctAnswer,
     number: rng() < 0.7 ? q.number : rng() < 0.5 ? null : randomInt(rng, ...opts.numbers),
     year: rng() < 0.8 ? q.year : pick(rng, opts.years),
+  };
+}
+
+/** A generated question as a stored row of `creatorId` (the benchmark and the property test seed with it). */
+export function bankRow(
+  q: TBulkQuestionItem,
+  creatorId: string,
+  isPublic: boolean,
+  createdAt: Date,
+): NewQuestionRow {
+  return {
+    creatorId,
+    text: q.text,
+    options: q.options,
+    correctAnswer: q.correctAnswer,
+    correctAnswers: q.correctAnswer === "" ? [] : [q.correctAnswer],
+    category: q.category,
+    part: q.part,
+    year: q.year,
+    number: q.number,
+    explanation: q.explanation,
+    isPublic,
+    createdAt,
+    updatedAt: createdAt,
   };
 }
