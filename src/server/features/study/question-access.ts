@@ -8,7 +8,12 @@ import {
   type StudyStateRow,
 } from "../../db/schema";
 import { notFound } from "../../errors";
-import { toQuestionJson, visibleTo, type QuestionJson } from "../questions/question-json";
+import {
+  toQuestionJson,
+  visibleTo,
+  type CreatorInfo,
+  type QuestionJson,
+} from "../questions/question-json";
 
 export const QUESTION_NOT_FOUND = "Question not found";
 
@@ -52,14 +57,18 @@ export async function questionJsonFor(
   viewerId: string,
   rows: QuestionRow[],
   statesByQuestion?: Map<string, StudyStateRow>,
+  knownCreators?: Map<string, CreatorInfo>,
 ): Promise<QuestionJson[]> {
   if (rows.length === 0) return [];
-  const creatorIds = [...new Set(rows.map((r) => r.creatorId))];
-  const creators = await db
-    .select({ id: users.id, username: users.username, publicProfile: users.publicProfile })
-    .from(users)
-    .where(inArray(users.id, creatorIds));
-  const byId = new Map(creators.map((c) => [c.id, c]));
+  const byId = new Map(knownCreators);
+  const missing = [...new Set(rows.map((r) => r.creatorId))].filter((id) => !byId.has(id));
+  if (missing.length > 0) {
+    const creators = await db
+      .select({ id: users.id, username: users.username, publicProfile: users.publicProfile })
+      .from(users)
+      .where(inArray(users.id, missing));
+    for (const c of creators) byId.set(c.id, c);
+  }
   let states = statesByQuestion;
   if (!states) {
     const found = await db

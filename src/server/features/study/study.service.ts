@@ -16,7 +16,7 @@ import {
 } from "../../db/schema";
 import { badRequest, notFound } from "../../errors";
 import { validTimeZone } from "../auth/auth.service";
-import type { QuestionJson } from "../questions/question-json";
+import type { CreatorInfo, QuestionJson } from "../questions/question-json";
 import { visibleTo } from "../questions/question-json";
 import { questionJsonFor, requireVisibleQuestion } from "./question-access";
 
@@ -110,30 +110,54 @@ export async function listDueQuestions(
   const limit = Math.min(Math.max(1, opts.limit ?? DUE_PAGE.DEFAULT), DUE_PAGE.MAX);
   const offset = Math.max(0, opts.offset ?? 0);
   const category = categoryFilter(opts.category);
-  const counts = await countDue(db, { userId, now, category });
   const where = poolSegments(db, { userId, now, category });
+  const countSql = dueCountSql(db, where);
 
-  const [reviewedSlice, ownSlice, publicSlice] = pageSlices(
+  // The hot path (issue 8): one round trip returns the first segment's page with its creators and the
+  // sizes of all three segments (uncorrelated subqueries, evaluated once). Later segments are read only
+  // when the page reaches past the studied questions.
+  const rows: QuestionRow[] = [];
+  const states = new Map<string, StudyStateRow>();
+  const creators = new Map<string, CreatorInfo>();
+  const found = await db
+    .select({
+      q: questions,
+      s: studyStates,
+      creatorName: users.username,
+      creatorPublic: users.publicProfile,
+      reviewedCount: sql<number>`(${countSql.reviewed})`,
+      ownNewCount: sql<number>`(${countSql.ownNew})`,
+      publicNewCount: sql<number>`(${countSql.publicNew})`,
+    })
+    .from(studyStates)
+    .innerJoin(questions, eq(questions.id, studyStates.questionId))
+    .innerJoin(users, eq(users.id, questions.creatorId))
+    .where(where.reviewed)
+    .orderBy(sql`${studyStates.dueAt} asc nulls first`, asc(questions.id))
+    .limit(limit)
+    .offset(offset);
+  for (const { q, s, creatorName, creatorPublic } of found) {
+    rows.push(q);
+    states.set(q.id, s);
+    creators.set(q.creatorId, {
+      username: creatorName,
+      publicProfile: creatorPublic,
+    });
+  }
+  const first = found[0];
+  const counts = first
+    ? {
+        reviewed: Number(first.reviewedCount),
+        ownNew: Number(first.ownNewCount),
+        publicNew: Number(first.publicNewCount),
+      }
+    : await countDue(db, { userId, now, category });
+
+  const [, ownSlice, publicSlice] = pageSlices(
     [counts.reviewed, counts.ownNew, counts.publicNew],
     offset,
     limit,
   );
-  const rows: QuestionRow[] = [];
-  const states = new Map<string, StudyStateRow>();
-  if (reviewedSlice) {
-    const found = await db
-      .select({ q: questions, s: studyStates })
-      .from(studyStates)
-      .innerJoin(questions, eq(questions.id, studyStates.questionId))
-      .where(where.reviewed)
-      .orderBy(sql`${studyStates.dueAt} asc nulls first`, asc(questions.id))
-      .limit(reviewedSlice.limit)
-      .offset(reviewedSlice.offset);
-    for (const { q, s } of found) {
-      rows.push(q);
-      states.set(q.id, s);
-    }
-  }
   for (const [slice, condition] of [
     [ownSlice, where.ownNew],
     [publicSlice, where.publicNew],
@@ -150,7 +174,7 @@ export async function listDueQuestions(
     );
   }
   return {
-    questions: await questionJsonFor(db, userId, rows, states),
+    questions: await questionJsonFor(db, userId, rows, states, creators),
     total: counts.reviewed + counts.ownNew + counts.publicNew,
     limit,
     offset,
@@ -178,13 +202,8 @@ export function pageSlices(
   });
 }
 
-/** Sizes of the three segments of the due list. */
-export async function countDue(
-  db: Db,
-  opts: { userId: string; now: Date; category?: SQL },
-): Promise<{ reviewed: number; ownNew: number; publicNew: number }> {
-  const where = poolSegments(db, opts);
-  // One round trip: the due list is the hottest read of the app (issue 8).
+/** The three segment sizes as subqueries, for countDue and the due page's single query. */
+function dueCountSql(db: Db, where: ReturnType<typeof poolSegments>) {
   const reviewed = db
     .select({ n: sql<number>`count(*)::int` })
     .from(studyStates)
@@ -205,6 +224,17 @@ export async function countDue(
         .limit(PUBLIC_NEW_IN_DUE_LIMIT)
         .as("public_new"),
     );
+  return { reviewed, ownNew, publicNew };
+}
+
+/** Sizes of the three segments of the due list. */
+export async function countDue(
+  db: Db,
+  opts: { userId: string; now: Date; category?: SQL },
+): Promise<{ reviewed: number; ownNew: number; publicNew: number }> {
+  const where = poolSegments(db, opts);
+  const { reviewed, ownNew, publicNew } = dueCountSql(db, where);
+  // One round trip: the due list is the hottest read of the app (issue 8).
   const [row] = await queryRows<{ reviewed: number; own_new: number; public_new: number }>(
     db,
     sql`select (${reviewed}) as reviewed, (${ownNew}) as own_new, (${publicNew}) as public_new`,
