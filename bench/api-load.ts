@@ -150,6 +150,9 @@ function wrk(
     `-c${connections}`,
     `-d${seconds}s`,
     "--latency",
+    // wrk's default 2 s timeout would count slow answers as errors; latency already shows them.
+    "--timeout",
+    "10s",
     "-H",
     `x-auth-token: ${token}`,
     "-H",
