@@ -1,7 +1,11 @@
 import { Command, CommanderError } from "commander";
+import { registerAnswerKeyCommands } from "./commands/answer-keys";
 import { registerAuthCommands } from "./commands/auth";
 import { registerDbCommands } from "./commands/db";
+import { registerExportCommands } from "./commands/export";
+import { registerImportCommands } from "./commands/import";
 import { registerSeedCommands } from "./commands/seed";
+import { registerUserCommands } from "./commands/users";
 
 export function buildProgram(): Command {
   const program = new Command();
@@ -32,10 +36,18 @@ Modes:
 
 Examples:
   $ prite login --server https://prite.example.org --username chief
-  $ prite whoami`,
+  $ prite whoami
+  $ prite import bank.xlsx --part 1 --year 2024 --on-duplicate skip
+  $ prite answer-keys import key.txt --part 1 --year 2024
+  $ prite export study-data
+  $ prite users promote alice`,
     );
   registerAuthCommands(program);
   registerDbCommands(program);
+  registerImportCommands(program);
+  registerAnswerKeyCommands(program);
+  registerExportCommands(program);
+  registerUserCommands(program);
   registerSeedCommands(program);
   return program;
 }

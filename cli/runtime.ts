@@ -5,7 +5,9 @@ import {
   type TRPCClient,
   type TRPCLink,
 } from "@trpc/client";
+import { TRPCError } from "@trpc/server";
 import { observable } from "@trpc/server/observable";
+import { TRPC_ERROR_CODES_BY_KEY } from "@trpc/server/rpc";
 import { sql } from "drizzle-orm";
 import { createDb, type DbHandle } from "../src/server/db/client";
 import { runMigrations } from "../src/server/db/migrate";
@@ -13,6 +15,7 @@ import { users, type UserRow } from "../src/server/db/schema";
 import { loadEnv } from "../src/server/env";
 import { createAiModel } from "../src/server/ai/model";
 import { createContextInner } from "../src/server/trpc/context";
+import { errorMessage } from "../src/server/trpc/init";
 import { createCaller, type AppRouter } from "../src/server/trpc/router";
 import { readConfig } from "./config";
 import { CliError } from "./output";
@@ -40,7 +43,7 @@ export interface Session {
  * Local mode runs procedures in-process through createCaller; this link gives it the same typed client
  * as remote mode, and round-trips results through JSON so both modes print exactly the same thing.
  */
-function callerLink(caller: ReturnType<typeof createCaller>): TRPCLink<AppRouter> {
+export function callerLink(caller: ReturnType<typeof createCaller>): TRPCLink<AppRouter> {
   return () =>
     ({ op }) =>
       observable((observer) => {
@@ -56,9 +59,31 @@ function callerLink(caller: ReturnType<typeof createCaller>): TRPCLink<AppRouter
             });
             observer.complete();
           })
-          .catch((err: unknown) => observer.error(TRPCClientError.from(err as Error)));
+          .catch((err: unknown) => observer.error(localError(err)));
         return () => {};
       });
+}
+
+/**
+ * A procedure's error as a remote client sees it: the server's words (errorMessage, as the error formatter
+ * sends them) and `data.code`; the original stack is kept for --verbose.
+ */
+function localError(err: unknown): TRPCClientError<AppRouter> {
+  const code = err instanceof TRPCError ? err.code : "INTERNAL_SERVER_ERROR";
+  const clientError = TRPCClientError.from<AppRouter>({
+    error: {
+      message: errorMessage(err),
+      code: TRPC_ERROR_CODES_BY_KEY[code],
+      data: { code, httpStatus: 0, path: undefined },
+    },
+  } as never);
+  if (err instanceof Error && err.stack) clientError.stack = err.stack;
+  return clientError;
+}
+
+/** The typed client over an in-process caller: local mode, and the CLI's function-level tests. */
+export function apiFromCaller(caller: ReturnType<typeof createCaller>): Api {
+  return createTRPCClient<AppRouter>({ links: [callerLink(caller)] });
 }
 
 async function findUser(handle: DbHandle, name: string | undefined): Promise<UserRow | null> {
@@ -111,7 +136,7 @@ export async function openLocal(opts: GlobalOptions): Promise<Session> {
       }),
     );
     return {
-      api: createTRPCClient<AppRouter>({ links: [callerLink(caller)] }),
+      api: apiFromCaller(caller),
       mode: "local",
       handle,
       actingAs: user?.username ?? null,

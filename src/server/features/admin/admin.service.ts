@@ -1,4 +1,5 @@
 import { asc, count, eq, sql } from "drizzle-orm";
+import { TRPCError } from "@trpc/server";
 import { ACTIVE_USER_DAYS, PGY_LEVELS } from "../../../core/constants";
 import type { Db } from "../../db/client";
 import { questions, users } from "../../db/schema";
@@ -109,4 +110,49 @@ export async function adminStats(db: Db, now: Date): Promise<AdminStats> {
     averageQuestionsPerUser: totalUsers === 0 ? 0 : Math.round(questionsAdded / totalUsers),
     pgyDistribution,
   };
+}
+
+export const ADMIN_MESSAGES = {
+  USER_NOT_FOUND: "User not found",
+  LAST_ADMIN: "You are the last admin: promote someone else before removing your own admin rights.",
+} as const;
+
+export interface SetRoleResult {
+  user: AdminUserJson;
+  /** False when the user already had that role. */
+  changed: boolean;
+}
+
+/**
+ * Makes a user an admin or a regular user (`prite users promote|demote`). The admin rows are locked for
+ * the transaction, so two admins demoting themselves at the same time cannot leave the site without one.
+ */
+export async function setUserRole(
+  db: Db,
+  callerId: string,
+  input: { username: string; isAdmin: boolean },
+): Promise<SetRoleResult> {
+  const changed = await db.transaction(async (tx) => {
+    const admins = await tx
+      .select({ id: users.id })
+      .from(users)
+      .where(eq(users.isAdmin, true))
+      .for("update");
+    const [target] = await tx
+      .select({ id: users.id, isAdmin: users.isAdmin })
+      .from(users)
+      .where(sql`lower(${users.username}) = lower(${input.username})`)
+      .limit(1);
+    if (!target) throw new TRPCError({ code: "NOT_FOUND", message: ADMIN_MESSAGES.USER_NOT_FOUND });
+    if (target.isAdmin === input.isAdmin) return { id: target.id, changed: false };
+    if (!input.isAdmin && target.id === callerId && admins.length <= 1) {
+      throw new TRPCError({ code: "CONFLICT", message: ADMIN_MESSAGES.LAST_ADMIN });
+    }
+    await tx.update(users).set({ isAdmin: input.isAdmin }).where(eq(users.id, target.id));
+    return { id: target.id, changed: true };
+  });
+  const all = await listAdminUsers(db);
+  const user = all.find((u) => u._id === changed.id);
+  if (!user) throw new TRPCError({ code: "NOT_FOUND", message: ADMIN_MESSAGES.USER_NOT_FOUND });
+  return { user, changed: changed.changed };
 }

@@ -1,0 +1,375 @@
+import fs from "node:fs";
+import path from "node:path";
+import type { Command } from "commander";
+import {
+  detectColumns,
+  ImportError,
+  parseRows,
+  readSpreadsheet,
+  suggestImportSettings,
+  type ImportFormat,
+  type ImportSettings,
+  type ParsedQuestion,
+} from "../../src/core/import";
+import { NO_VALID_QUESTIONS_MESSAGE } from "../../src/core/import/errors";
+import {
+  chunk,
+  splitImportable,
+  toImportItem,
+  type CommitItem,
+} from "../../src/web/components/import/import-flow";
+import { CHECK_DUPLICATES_MAX, COMMIT_MAX } from "../../src/server/features/imports/imports.types";
+import { action } from "../command";
+import { CliError } from "../output";
+import type { Api } from "../runtime";
+
+export type OnDuplicate = "skip" | "keep-both" | "newer" | "metadata";
+export const ON_DUPLICATE: readonly OnDuplicate[] = ["skip", "keep-both", "newer", "metadata"];
+
+export interface ImportOptions {
+  part?: string;
+  year?: string;
+  format?: string;
+  headerRow?: string;
+  /** commander's --no-header sets header to false. */
+  header?: boolean;
+  sheet?: string;
+  questionCol?: string;
+  optionCols?: string;
+  answerCol?: string;
+  categoryCol?: string;
+  explanationCol?: string;
+  public?: boolean;
+  onDuplicate?: string;
+  dryRun?: boolean;
+}
+
+export interface ImportRowError {
+  file: string;
+  row: number;
+  message: string;
+}
+
+export interface ImportSummary {
+  dryRun: boolean;
+  files: { file: string; sheet: string; questions: number; errors: number }[];
+  /** Questions read from the files (rows with errors not included). */
+  total: number;
+  duplicates: number;
+  merged: number;
+  imported: number;
+  skipped: number;
+  /** Duplicates whose match belongs to another user, so --on-duplicate newer|metadata skipped them. */
+  notMergeable: number;
+  errors: ImportRowError[];
+}
+
+export interface Progress {
+  update(label: string, done: number, total: number): void;
+  done(): void;
+}
+
+export const silentProgress: Progress = { update: () => {}, done: () => {} };
+
+/** Questions per duplicate-check call: ten calls for a 10,000-row file, each well under the limit. */
+export const CLI_CHECK_BATCH = Math.min(1_000, CHECK_DUPLICATES_MAX);
+
+const usage = (message: string) => new CliError(message, 2);
+
+/** 'B' or '2' → 1 (0-based column); spreadsheet letters or 1-based numbers, as a user reads them. */
+export function parseColumn(flag: string, value: string): number {
+  const v = value.trim().toUpperCase();
+  if (/^[1-9]\d{0,3}$/.test(v)) return Number(v) - 1;
+  if (/^[A-Z]{1,2}$/.test(v)) {
+    return [...v].reduce((n, ch) => n * 26 + (ch.charCodeAt(0) - 64), 0) - 1;
+  }
+  throw usage(`--${flag}: '${value}' is not a column (use a letter like C or a number like 3)`);
+}
+
+function yearOf(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1990 || n > 2100)
+    throw usage("--year must be a year from 1990 to 2100");
+  return n;
+}
+
+/** The wizard's auto-detected settings for this sheet, with the flags the user gave on top. */
+export function settingsFor(rows: string[][], opts: ImportOptions): ImportSettings {
+  const part = (opts.part ?? "1") as ImportSettings["part"];
+  if (part !== "1" && part !== "2") throw usage("--part must be 1 or 2");
+  const year = yearOf(opts.year) ?? new Date().getFullYear();
+  const base: Partial<ImportSettings> = { part, year };
+  let headerRow: number | undefined = opts.header === false ? -1 : undefined;
+  if (opts.headerRow !== undefined) {
+    const n = Number(opts.headerRow);
+    if (!Number.isInteger(n) || n < 1) throw usage("--header-row must be a row number from 1");
+    headerRow = n - 1;
+  }
+  let settings = suggestImportSettings(rows, base).settings;
+  if (headerRow !== undefined && headerRow !== settings.headerRow) {
+    // As the wizard does when the header row is changed: detect the columns again from its labels.
+    const header = headerRow >= 0 ? rows[headerRow] : undefined;
+    const detected = header
+      ? detectColumns(header, {
+          dataRows: rows.slice(headerRow + 1, headerRow + 201),
+          base: { ...base, headerRow },
+        }).settings
+      : null;
+    settings = detected && detected.questionColumn !== null ? detected : { ...settings, headerRow };
+  }
+  if (opts.format !== undefined) {
+    if (!["standard", "questionPerRow", "qa"].includes(opts.format))
+      throw usage("--format must be standard, questionPerRow or qa");
+    settings.format = opts.format as ImportFormat;
+  }
+  if (opts.questionCol !== undefined)
+    settings.questionColumn = parseColumn("question-col", opts.questionCol);
+  if (opts.optionCols !== undefined) {
+    const cols = opts.optionCols
+      .split(",")
+      .map((c) => c.trim())
+      .filter(Boolean);
+    if (cols.length < 2 || cols.length > 5)
+      throw usage("--option-cols needs 2 to 5 columns, e.g. B,C,D,E");
+    const keys = [
+      "optionAColumn",
+      "optionBColumn",
+      "optionCColumn",
+      "optionDColumn",
+      "optionEColumn",
+    ] as const;
+    keys.forEach((key, k) => {
+      settings[key] = cols[k] === undefined ? null : parseColumn("option-cols", cols[k]);
+    });
+    settings.hasOptions = true;
+    if (opts.format === undefined) settings.format = "questionPerRow";
+  }
+  if (opts.answerCol !== undefined)
+    settings.answerColumn = parseColumn("answer-col", opts.answerCol);
+  if (opts.categoryCol !== undefined) {
+    settings.categoryColumn = parseColumn("category-col", opts.categoryCol);
+    settings.hasCategory = true;
+  }
+  if (opts.explanationCol !== undefined)
+    settings.explanationColumn = parseColumn("explanation-col", opts.explanationCol);
+  return settings;
+}
+
+function onDuplicateOf(value: string | undefined): OnDuplicate {
+  const mode = (value ?? "skip") as OnDuplicate;
+  if (!ON_DUPLICATE.includes(mode))
+    throw usage("--on-duplicate must be skip, keep-both, newer or metadata");
+  return mode;
+}
+
+/** Reads and parses every file with the wizard's parser; nothing is sent to the server. */
+export async function readImportFiles(
+  files: string[],
+  opts: ImportOptions,
+): Promise<{
+  questions: ParsedQuestion[];
+  errors: ImportRowError[];
+  files: ImportSummary["files"];
+}> {
+  const questions: ParsedQuestion[] = [];
+  const errors: ImportRowError[] = [];
+  const summaries: ImportSummary["files"] = [];
+  for (const file of files) {
+    let bytes: Uint8Array;
+    try {
+      bytes = new Uint8Array(fs.readFileSync(file));
+    } catch {
+      throw new CliError(`Cannot read ${file}: no such file, or no permission.`);
+    }
+    const name = path.basename(file);
+    try {
+      const sheet = await readSpreadsheet(name, bytes, opts.sheet ? { sheet: opts.sheet } : {});
+      const result = splitImportable(parseRows(sheet.rows, settingsFor(sheet.rows, opts)));
+      questions.push(...result.questions);
+      errors.push(...result.errors.map((e) => ({ file: name, row: e.row, message: e.message })));
+      summaries.push({
+        file: name,
+        sheet: sheet.sheet,
+        questions: result.questions.length,
+        errors: result.errors.length,
+      });
+    } catch (err) {
+      if (err instanceof ImportError) throw new CliError(`${name}: ${err.message}`);
+      throw err;
+    }
+  }
+  return { questions, errors, files: summaries };
+}
+
+/**
+ * `prite import`: the web wizard's parse → duplicate check → one commit, with the duplicate resolution
+ * chosen up front by --on-duplicate instead of per question (docs/decisions/050-cli-import.md).
+ */
+export async function runImport(
+  api: Api,
+  files: string[],
+  opts: ImportOptions,
+  progress: Progress = silentProgress,
+): Promise<ImportSummary> {
+  const mode = onDuplicateOf(opts.onDuplicate);
+  if (files.length === 0) throw usage("Name at least one file to import.");
+  const read = await readImportFiles(files, opts);
+  const { questions, errors } = read;
+  if (questions.length === 0) throw new CliError(NO_VALID_QUESTIONS_MESSAGE);
+  if (questions.length > COMMIT_MAX)
+    throw new CliError(`At most ${COMMIT_MAX} questions can be imported at once`);
+
+  const items = questions.map(toImportItem);
+  const commitItems: CommitItem[] = items.map((question) => ({ question, action: "create" }));
+  let done = 0;
+  let duplicates = 0;
+  let merged = 0;
+  let skipped = 0;
+  let notMergeable = 0;
+  progress.update("Checking for duplicates", 0, items.length);
+  for (const batch of chunk(items, CLI_CHECK_BATCH)) {
+    const offset = done;
+    const { results } = await api.imports.checkDuplicates.mutate({ questions: batch });
+    for (const result of results) {
+      if (!result.isDuplicate || result.matches.length === 0) continue;
+      const item = commitItems[offset + result.index]!;
+      duplicates += 1;
+      item.hadDuplicate = true;
+      if (mode === "skip") {
+        item.action = "skip";
+        skipped += 1;
+      } else if (mode === "newer" || mode === "metadata") {
+        // Merging is only into the caller's own questions; another user's match is skipped.
+        const own = result.matches.find((m) => m.canMerge);
+        if (own) {
+          item.action = { merge: mode, targetId: own.question._id };
+          merged += 1;
+        } else {
+          item.action = "skip";
+          skipped += 1;
+          notMergeable += 1;
+        }
+      }
+    }
+    done += batch.length;
+    progress.update("Checking for duplicates", done, items.length);
+  }
+
+  const summary: ImportSummary = {
+    dryRun: Boolean(opts.dryRun),
+    files: read.files,
+    total: items.length,
+    duplicates,
+    merged,
+    imported: items.length - merged - skipped,
+    skipped,
+    notMergeable,
+    errors,
+  };
+  if (opts.dryRun) {
+    progress.done();
+    return summary;
+  }
+  progress.update("Saving", 0, 1);
+  try {
+    const result = await api.imports.commit.mutate({
+      items: commitItems,
+      ...(opts.public ? { isPublic: true } : {}),
+    });
+    return {
+      ...summary,
+      total: result.total,
+      duplicates: result.duplicates,
+      merged: result.merged,
+      imported: result.imported,
+      skipped: result.skipped,
+    };
+  } finally {
+    progress.done();
+  }
+}
+
+export function formatImportSummary(s: ImportSummary): string {
+  const verb = s.dryRun ? "Would import" : "Imported";
+  const lines = [
+    ...s.files.map(
+      (f) =>
+        `${f.file}${/\.csv$/i.test(f.file) ? "" : ` [${f.sheet}]`}: ${f.questions} questions, ${f.errors} rows with errors`,
+    ),
+    `${s.dryRun ? "Dry run, nothing saved. " : ""}Total: ${s.total}, duplicates: ${s.duplicates}, merged: ${s.merged}, ${verb.toLowerCase()}: ${s.imported}, skipped: ${s.skipped}, errors: ${s.errors.length}`,
+  ];
+  if (s.notMergeable > 0)
+    lines.push(
+      `${s.notMergeable} duplicates match another user's question: skipped (you can only merge into your own questions; use --on-duplicate keep-both to add them anyway).`,
+    );
+  for (const e of s.errors) lines.push(`  ${e.file} row ${e.row}: ${e.message}`);
+  return lines.join("\n");
+}
+
+/** A one-line bar on stderr, redrawn in place; only on a terminal and never with --json. */
+export function terminalProgress(stream: NodeJS.WriteStream = process.stderr): Progress {
+  let shown = false;
+  return {
+    update(label, done, total) {
+      const width = 30;
+      const filled = total > 0 ? Math.round((done / total) * width) : width;
+      const percent = total > 0 ? Math.floor((done / total) * 100) : 100;
+      stream.write(
+        `\r${label} [${"#".repeat(filled)}${" ".repeat(width - filled)}] ${percent}% (${done}/${total})\x1b[K`,
+      );
+      shown = true;
+    },
+    done() {
+      if (shown) stream.write("\r\x1b[K");
+      shown = false;
+    },
+  };
+}
+
+export function registerImportCommands(program: Command): void {
+  program
+    .command("import")
+    .description(
+      "Import questions from CSV/XLS/XLSX files, with the web wizard's parser and duplicate check",
+    )
+    .argument("<files...>", "spreadsheet files (.csv, .xls, .xlsx)")
+    .option("--part <1|2>", "PRITE part", "1")
+    .option("--year <year>", "PRITE year (default: this year)")
+    .option("--format <format>", "standard | questionPerRow | qa (default: detected)")
+    .option("--header-row <n>", "row holding the column labels (1-based; default: detected)")
+    .option("--no-header", "the file has no header row")
+    .option("--sheet <name>", "worksheet to read (default: the first visible one)")
+    .option("--question-col <col>", "question column, as a letter (C) or number (3)")
+    .option("--option-cols <cols>", "option A-E columns, comma-separated, e.g. B,C,D,E")
+    .option("--answer-col <col>", "correct-answer column")
+    .option("--category-col <col>", "category column")
+    .option("--explanation-col <col>", "explanation column")
+    .option("--public", "share the imported questions with everyone")
+    .option(
+      "--on-duplicate <mode>",
+      "skip | keep-both | newer | metadata (merges only into your own questions)",
+      "skip",
+    )
+    .option("--dry-run", "show what would happen; save nothing")
+    .addHelpText(
+      "after",
+      `
+Columns are detected from the header as in the web wizard; the flags override the detection.
+The whole import is one transaction: either every question is saved or none is.
+
+Examples:
+  $ prite import bank.xlsx --part 1 --year 2024
+  $ prite import mmlu.csv --no-header --year 2023 --dry-run
+  $ prite import quiz.xlsx --sheet "Tesla Coils" --on-duplicate newer --public
+  $ prite import a.csv b.csv --question-col A --option-cols B,C,D,E --answer-col F --json`,
+    )
+    .action(
+      action(async (ctx, files: string[], opts: ImportOptions) => {
+        const progress =
+          process.stderr.isTTY && !ctx.opts.json ? terminalProgress() : silentProgress;
+        const summary = await runImport(ctx.session.api, files, opts, progress);
+        ctx.out(formatImportSummary(summary), summary);
+      }),
+    );
+}
