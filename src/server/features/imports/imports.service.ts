@@ -34,7 +34,7 @@ import {
 // Duplicate check
 
 /**
- * The indexed search (docs/decisions/030-duplicate-prefilter.md). Text candidates come from the
+ * The indexed search (docs/decisions/033-duplicate-prefilter.md). Text candidates come from the
  * pg_trgm index on lower(text) at a trigram similarity this low, which keeps every pair whose bigram
  * similarity (DESIGN §7) can make a flagged duplicate (≥ 2/3) on the edits near-duplicates show;
  * same part, year and number candidates are looked up directly; the core reference scores them.

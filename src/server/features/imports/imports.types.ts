@@ -97,7 +97,7 @@ export interface DuplicateResultJson {
   matches: DuplicateMatchJson[];
   /**
    * Index of an earlier question of the same request with the same text and options (ignoring case and
-   * whitespace), or null (docs/decisions/031-duplicates-within-an-import.md).
+   * whitespace), or null (docs/decisions/032-import-commit.md).
    */
   repeatOf: number | null;
 }
