@@ -84,6 +84,20 @@ test("/test: save an answer key, parse pasted questions, apply the key, save", a
   );
   await page.getByRole("button", { name: "Add More Questions" }).click();
   await expect(page.getByLabel("Question Text")).toHaveValue("");
+
+  // Both are in the bank, with the key's answers.
+  await page.goto("/browse");
+  const search = page.getByRole("searchbox");
+  await search.fill(tag);
+  await search.press("Enter");
+  await expect(
+    page.getByText(
+      `Which antipsychotic requires monitoring of the absolute neutrophil count? ${tag}`,
+    ),
+  ).toBeVisible();
+  await expect(
+    page.getByText(`Which drug is a partial agonist at the dopamine D2 receptor? ${tag}`),
+  ).toBeVisible();
 });
 
 test("/test: without answers the save waits for one, and a key for another year is not used", async ({

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { Page } from "@playwright/test";
-import { expect, test } from "./fixtures";
+import { expect, makeUser, registerViaApi, test } from "./fixtures";
 
 const REAL_FIXTURES = path.resolve(
   path.dirname(new URL(import.meta.url).pathname),
@@ -234,4 +234,192 @@ test("SheetJS loads only for a workbook; every sheet of it can be chosen", async
   await expect(page.getByText(/sheet Tesla Coils/)).toBeVisible();
   await page.getByRole("button", { name: "Next" }).click();
   await expect(page.getByText("Showing 6 of 6 questions")).toBeVisible();
+});
+
+/** Letters and digits that share few bigrams with anything else in the bank. */
+function noise(seed: number, length = 36): string {
+  let x = (seed * 2654435761) >>> 0;
+  let out = "";
+  for (let i = 0; i < length; i++) {
+    x = (Math.imul(x ^ (x >>> 15), 2246822519) + 0x9e3779b9) >>> 0;
+    out += "bcdfghjklmnpqrstvwxz0123456789"[x % 30];
+    if (i % 6 === 5) out += " ";
+  }
+  return out.trim();
+}
+
+test("the dialog: batches with a percentage, Cancel, Manual Merge fields, another user's question, Apply to All Remaining", async ({
+  page,
+  user,
+  playwright,
+}) => {
+  void user;
+  test.setTimeout(60_000);
+  const tag = `d${Date.now().toString(36)}`;
+  const year = new Date().getFullYear();
+  const baseURL = test.info().project.use.baseURL!;
+  await page.goto("/import");
+
+  // Another user's public question, which this user may not change.
+  const other = await playwright.request.newContext({ baseURL });
+  await registerViaApi(other, makeUser({ prefix: "pub" }));
+  const publicText = `Which antidepressant carries a boxed warning for priapism risk? ${tag}`;
+  const publicOptions = ["Trazodone", "Sertraline", "Bupropion", "Mirtazapine"];
+  const created = await other.post("/trpc/questions.create", {
+    data: {
+      text: publicText,
+      options: { A: "Trazodone", B: "Sertraline", C: "Bupropion", D: "Mirtazapine" },
+      correctAnswer: "A",
+      part: "1",
+      year,
+      isPublic: true,
+    },
+    headers: { origin: new URL(baseURL).origin },
+  });
+  expect(created.ok()).toBe(true);
+  await other.dispose();
+
+  // Three of this user's own questions.
+  const own = [
+    {
+      text: `Which lobe lesion classically causes prosopagnosia in most patients? ${tag}`,
+      options: ["Frontal", "Parietal", "Occipitotemporal", "Insular"],
+    },
+    {
+      text: `Which vitamin deficiency causes Wernicke encephalopathy in alcohol use? ${tag}`,
+      options: ["Thiamine", "Niacin", "Cobalamin", "Folate"],
+    },
+    {
+      text: `Which enzyme does disulfiram inhibit to cause the acetaldehyde reaction? ${tag}`,
+      options: ["Aldehyde dehydrogenase", "Alcohol dehydrogenase", "CYP2E1", "MAO-B"],
+    },
+  ];
+  for (const q of own) {
+    await trpcMutation(page, "questions.create", {
+      text: q.text,
+      options: { A: q.options[0], B: q.options[1], C: q.options[2], D: q.options[3] },
+      correctAnswer: "A",
+      part: "1",
+      year,
+    });
+  }
+
+  // The file: near-copies of all four, then enough new questions for two duplicate-check batches.
+  const reworded = (text: string) => text.replace("Which ", "Which one ");
+  const rows: string[][] = [["Question", "Option A", "Option B", "Option C", "Option D", "Answer"]];
+  rows.push([reworded(own[0]!.text), ...own[0]!.options, "C"]);
+  rows.push([reworded(publicText), ...publicOptions, "A"]);
+  rows.push([reworded(own[1]!.text), ...own[1]!.options, "A"]);
+  rows.push([reworded(own[2]!.text), ...own[2]!.options, "A"]);
+  for (let i = 0; i < 146; i++) {
+    rows.push([
+      `${noise(i * 7 + 1)} ${tag}`,
+      noise(i * 7 + 2, 12),
+      noise(i * 7 + 3, 12),
+      noise(i * 7 + 4, 12),
+      noise(i * 7 + 5, 12),
+      "B",
+    ]);
+  }
+  await page.getByLabel("Choose a CSV or Excel file").setInputFiles(writeCsv("batches.csv", rows));
+  await page.getByRole("button", { name: "Next" }).click();
+  await expect(page.getByText("Showing 10 of 150 questions")).toBeVisible();
+
+  // Each batch of 100 is held back a moment, so the percentage can be read between them.
+  await page.route("**/trpc/imports.checkDuplicates**", async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    await route.continue();
+  });
+  await page.getByRole("button", { name: "Import Questions" }).click();
+  await expect(page.getByText("Checking for duplicate questions...")).toBeVisible();
+  const progress = page.getByRole("progressbar", { name: "Duplicate check progress" });
+  await expect(page.getByText("0% (0 of 150)")).toBeVisible();
+  await expect(page.getByText("66% (100 of 150)")).toBeVisible();
+  await expect(progress).toHaveAttribute("aria-valuenow", "66");
+  await expect(page.getByText("Duplicate Detection Complete")).toBeVisible();
+  const stat = (label: string) =>
+    page.getByRole("term").filter({ hasText: label }).locator("xpath=following-sibling::dd");
+  await expect(stat("Total Questions")).toHaveText("150");
+  await expect(stat("Potential Duplicates")).toHaveText("4");
+  await page.unroute("**/trpc/imports.checkDuplicates**");
+
+  // Cancel in the dialog goes back to the wizard; nothing has been saved.
+  await page.getByRole("button", { name: "Review Duplicates" }).click();
+  const dialog = page.getByRole("dialog", { name: "Duplicate Questions Detected" });
+  await expect(dialog.getByText("Question 1 of 4")).toBeVisible();
+  await dialog.getByRole("button", { name: "Cancel" }).click();
+  await expect(dialog).toBeHidden();
+  await expect(page.getByRole("heading", { name: "Step 3: Review Questions" })).toBeVisible();
+  await page.getByRole("button", { name: "Import Questions" }).click();
+  await page.getByRole("button", { name: "Review Duplicates" }).click();
+
+  // 1 of 4, an own question: four strategies; Manual Merge lists the fields and needs one ticked.
+  await expect(dialog.getByText("Question 1 of 4")).toBeVisible();
+  const strategies = dialog.getByRole("group", { name: "Resolution Strategy" }).getByRole("radio");
+  await expect(strategies).toHaveCount(4);
+  for (const name of ["Use Newer", "Use Metadata", "Manual Merge", "Keep Both"]) {
+    await expect(dialog.getByLabel(name)).toBeVisible();
+  }
+  await dialog.getByLabel("Manual Merge").check();
+  const fields = dialog.getByRole("group", { name: "Fields to take from the new question" });
+  for (const name of [
+    "Question Text",
+    "Category",
+    "Part",
+    "Year",
+    "Question Number",
+    "Correct Answer",
+    "Explanation",
+    "Option A",
+    "Option B",
+    "Option C",
+    "Option D",
+    "Option E",
+  ]) {
+    await expect(fields.getByRole("checkbox", { name, exact: true })).not.toBeChecked();
+  }
+  const applyContinue = dialog.getByRole("button", { name: "Apply & Continue" });
+  await expect(applyContinue).toBeDisabled();
+  await fields.getByRole("checkbox", { name: "Correct Answer", exact: true }).check();
+  await expect(applyContinue).toBeEnabled();
+  await applyContinue.click();
+
+  // 2 of 4, another user's public question: only Skip or Keep Both.
+  await expect(dialog.getByText("Question 2 of 4")).toBeVisible();
+  await expect(dialog.getByRole("region", { name: "Existing Question" })).toContainText(publicText);
+  await expect(strategies).toHaveCount(1);
+  await expect(dialog.getByLabel("Keep Both")).toBeChecked();
+  await expect(dialog.getByText(/belongs to another user/)).toBeVisible();
+  await dialog.getByRole("button", { name: "Skip This Question" }).click();
+
+  // 3 of 4: Use Newer for this one and the last.
+  await expect(dialog.getByText("Question 3 of 4")).toBeVisible();
+  await dialog.getByLabel("Use Newer").check();
+  await dialog.getByRole("button", { name: "Apply to All Remaining" }).click();
+
+  await expect(page.getByRole("heading", { name: "Import Complete" })).toBeVisible();
+  await expect(page.getByText("Successfully imported 147 questions!")).toBeVisible();
+  await expectCount(page, "Total", 150);
+  await expectCount(page, "Duplicates", 4);
+  await expectCount(page, "Merged", 3);
+  await expectCount(page, "Imported", 147);
+  await expectCount(page, "Errors", 0);
+
+  // Manual Merge took only the answer: the old wording stays. Use Newer took the new wording. Skip
+  // kept both: the public original and the imported copy.
+  await page.getByRole("link", { name: "View Questions" }).click();
+  const search = page.getByRole("searchbox");
+  const find = async (words: string) => {
+    await search.fill(`${words}`);
+    await search.press("Enter");
+  };
+  await find("prosopagnosia");
+  await expect(page.getByText(own[0]!.text, { exact: true })).toHaveCount(1);
+  await expect(page.getByText(reworded(own[0]!.text), { exact: true })).toHaveCount(0);
+  await find("wernicke");
+  await expect(page.getByText(reworded(own[1]!.text), { exact: true })).toHaveCount(1);
+  await expect(page.getByText(own[1]!.text, { exact: true })).toHaveCount(0);
+  await find("priapism");
+  await expect(page.getByText(publicText, { exact: true })).toHaveCount(1);
+  await expect(page.getByText(reworded(publicText), { exact: true })).toHaveCount(1);
 });
