@@ -43,6 +43,7 @@ export function registerAuthCommands(program: Command): void {
   program
     .command("logout")
     .description("Sign out of the server and forget the stored token")
+    .addHelpText("after", "\nExample:\n  $ prite logout")
     .action(
       action(
         async (ctx) => {
@@ -62,6 +63,7 @@ export function registerAuthCommands(program: Command): void {
   program
     .command("whoami")
     .description("Show who the commands act as, and where")
+    .addHelpText("after", "\nExamples:\n  $ prite whoami\n  $ prite --user chief whoami --json")
     .action(
       action(async (ctx) => {
         const user = await ctx.session.api.auth.me.query();

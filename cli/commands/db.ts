@@ -3,7 +3,10 @@ import { action } from "../command";
 import { CliError } from "../output";
 
 export function registerDbCommands(program: Command): void {
-  const db = program.command("db").description("Database maintenance (local mode)");
+  const db = program
+    .command("db")
+    .description("Database maintenance (local mode)")
+    .addHelpText("after", "\nExample:\n  $ DATABASE_URL=postgres://… prite db migrate");
   db.command("migrate")
     .description("Apply pending migrations to DATABASE_URL or the embedded database in DATA_DIR")
     .addHelpText(
