@@ -34,6 +34,7 @@ const PROCEDURES: Record<string, Access> = {
   "scores.delete": "user",
   "admin.users": "admin",
   "admin.stats": "admin",
+  "admin.setRole": "admin",
   "questions.list": "user",
   "questions.search": "user",
   "questions.categories": "user",
