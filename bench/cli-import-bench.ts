@@ -1,0 +1,280 @@
+/**
+ * `prite import` benchmark (issue 7 item 4): an XLSX of --rows questions (default 10,000) imported through
+ * the CLI's own function (runImport: read → parse → imports.checkDuplicates in batches → one
+ * imports.commit) as a user who sees a bank of --existing questions (default 50,000: 20% own, the rest
+ * public of 50 other users; 10% of the incoming rows have a near-duplicate stored). Goals: ≤ 15 s on
+ * PostgreSQL, ≤ 30 s on PGlite (--pglite).
+ *
+ *   npx tsx bench/cli-import-bench.ts [--url postgres://…] [--rows 10000] [--existing 50000]
+ *                                     [--pglite] [--fresh] [--no-record]
+ *
+ * The PostgreSQL database `prite_bench_cli` is seeded once and reused unless --fresh; the imported rows
+ * are deleted after each run so the bank stays the same.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { performance } from "node:perf_hooks";
+import { parseArgs } from "node:util";
+import { and, count, eq, gte, sql } from "drizzle-orm";
+import postgres from "postgres";
+import * as XLSX from "xlsx";
+import { parseCsv } from "../src/core/import/csv";
+import type { TBulkQuestionItem } from "../src/core/schemas";
+import { createDb, type Db, type DbHandle } from "../src/server/db/client";
+import { runMigrations } from "../src/server/db/migrate";
+import { questions, users, type UserRow } from "../src/server/db/schema";
+import {
+  bankRow,
+  createRng,
+  generateQuestion,
+  markovModel,
+  nearDuplicate,
+  vocabularyModel,
+  VIGNETTE_WORDS,
+  type GenerateOptions,
+} from "../src/server/features/imports/synthetic-bank";
+import { createContextInner } from "../src/server/trpc/context";
+import { createCaller } from "../src/server/trpc/router";
+import { runImport, type Progress } from "../cli/commands/import";
+import { apiFromCaller } from "../cli/runtime";
+
+const DB_NAME = "prite_bench_cli";
+const SEED = 20_261_122;
+const OTHER_USERS = 50;
+
+const { values: args } = parseArgs({
+  options: {
+    url: { type: "string" },
+    rows: { type: "string", default: "10000" },
+    existing: { type: "string", default: "50000" },
+    pglite: { type: "boolean", default: false },
+    fresh: { type: "boolean", default: false },
+    "no-record": { type: "boolean", default: false },
+  },
+});
+const baseUrl =
+  args.url ?? process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+const ROWS = Number(args.rows);
+const EXISTING = Number(args.existing);
+
+const dbUrl = (name: string) => {
+  const u = new URL(baseUrl);
+  u.pathname = `/${name}`;
+  return u.toString();
+};
+
+function generate() {
+  const file = path.join(process.cwd(), "..", "shared/fixtures/real/mir_medmcqa_style_test-en.csv");
+  let model = vocabularyModel(VIGNETTE_WORDS);
+  if (fs.existsSync(file)) {
+    const rows = parseCsv(fs.readFileSync(file, "utf8"));
+    const header = rows[0] ?? [];
+    const cols = ["question", "opa", "opb", "opc", "opd", "exp"].map((c) => header.indexOf(c));
+    model = markovModel(
+      rows.slice(1).flatMap((r) => cols.map((c) => (c >= 0 ? (r[c] ?? "") : ""))),
+    );
+  }
+  const rng = createRng(SEED);
+  const opts: GenerateOptions = {
+    model,
+    textWords: [12, 110],
+    optionWords: [1, 12],
+    years: [2024],
+    numbers: [1, 200],
+    explanationShare: 0.3,
+  };
+  const incoming = Array.from({ length: ROWS }, () => generateQuestion(rng, opts));
+  const existing: TBulkQuestionItem[] = incoming
+    .slice(0, Math.round(ROWS * 0.1))
+    .map((q) => nearDuplicate(q, rng, opts));
+  while (existing.length < EXISTING) existing.push(generateQuestion(rng, opts));
+  return { incoming, existing };
+}
+
+function writeXlsx(incoming: TBulkQuestionItem[]): string {
+  const aoa = [
+    ["Question", "A", "B", "C", "D", "E", "Answer", "Category", "Explanation"],
+    ...incoming.map((q) => {
+      const o = q.options as Record<string, string>;
+      return [q.text, o.A, o.B, o.C, o.D, o.E ?? "", q.correctAnswer, q.category, q.explanation];
+    }),
+  ];
+  const wb = XLSX.utils.book_new();
+  XLSX.utils.book_append_sheet(wb, XLSX.utils.aoa_to_sheet(aoa), "Questions");
+  const file = path.join(os.tmpdir(), `prite-cli-bench-${ROWS}.xlsx`);
+  fs.writeFileSync(file, XLSX.write(wb, { type: "buffer", bookType: "xlsx" }) as Buffer);
+  return file;
+}
+
+async function seed(db: Db, existing: TBulkQuestionItem[]): Promise<UserRow> {
+  const inserted = await db
+    .insert(users)
+    .values(
+      Array.from({ length: OTHER_USERS + 1 }, (_, i) => ({
+        username: i === 0 ? "bench_cli_importer" : `bench_cli_other_${i}`,
+        email: `bench_cli_${i}@bench.test`,
+        passwordHash: "x",
+        pgyLevel: "3",
+      })),
+    )
+    .returning();
+  const importer = inserted[0]!;
+  const others = inserted.slice(1);
+  const now = Date.now() - 86_400_000;
+  const rows = existing.map((q, i) => {
+    const own = i % 5 === 0;
+    return bankRow(
+      q,
+      own ? importer.id : others[i % others.length]!.id,
+      !own,
+      new Date(now - (existing.length - i) * 1000),
+    );
+  });
+  for (let start = 0; start < rows.length; start += 1000)
+    await db.insert(questions).values(rows.slice(start, start + 1000));
+  await db.execute(sql`analyze questions`);
+  return importer;
+}
+
+async function importerOf(handle: DbHandle, existing: TBulkQuestionItem[]) {
+  await runMigrations(handle);
+  const [importer] = await handle.db
+    .select()
+    .from(users)
+    .where(eq(users.username, "bench_cli_importer"));
+  const [stored] = await handle.db.select({ n: count() }).from(questions);
+  if (importer && Number(stored?.n) === existing.length) return { importer, seeded: null };
+  if (importer) throw new Error(`${DB_NAME} holds other data: run with --fresh`);
+  const started = performance.now();
+  const seeded = await seed(handle.db, existing);
+  return { importer: seeded, seeded: (performance.now() - started) / 1000 };
+}
+
+interface Figures {
+  engine: string;
+  seconds: number;
+  phases: string;
+  summary: string;
+  seeded: number | null;
+}
+
+async function timeImport(
+  engine: string,
+  handle: DbHandle,
+  importer: UserRow,
+  file: string,
+  seeded: number | null,
+): Promise<Figures> {
+  const api = apiFromCaller(
+    createCaller(
+      createContextInner({
+        db: handle.db,
+        user: importer,
+        session: {
+          id: "bench",
+          userId: importer.id,
+          expiresAt: new Date(Date.now() + 86_400_000),
+          createdAt: new Date(),
+        },
+      }),
+    ),
+  );
+  const marks: Record<string, number> = {};
+  const started = performance.now();
+  const progress: Progress = {
+    update(label, done, total) {
+      if (!(label in marks)) marks[label] = performance.now();
+      process.stderr.write(`\r${engine}: ${label} ${done}/${total}   `);
+    },
+    done() {
+      process.stderr.write("\n");
+    },
+  };
+  const runStart = new Date();
+  try {
+    const summary = await runImport(
+      api,
+      [file],
+      {
+        part: "1",
+        year: "2024",
+        onDuplicate: "skip",
+      },
+      progress,
+    );
+    const end = performance.now();
+    const check = marks["Checking for duplicates"] ?? started;
+    const save = marks["Saving"] ?? end;
+    return {
+      engine,
+      seconds: (end - started) / 1000,
+      phases: `read and parse ${((check - started) / 1000).toFixed(1)} s, duplicate check ${((save - check) / 1000).toFixed(1)} s, commit ${((end - save) / 1000).toFixed(1)} s`,
+      summary: `total ${summary.total}, duplicates ${summary.duplicates}, imported ${summary.imported}, skipped ${summary.skipped}, errors ${summary.errors.length}`,
+      seeded,
+    };
+  } finally {
+    await handle.db
+      .delete(questions)
+      .where(and(eq(questions.creatorId, importer.id), gte(questions.createdAt, runStart)));
+  }
+}
+
+async function main() {
+  const { incoming, existing } = generate();
+  const file = writeXlsx(incoming);
+  const figures: Figures[] = [];
+
+  const admin = postgres(dbUrl("postgres"), { max: 1, onnotice: () => {} });
+  let version = "";
+  try {
+    if (args.fresh) await admin.unsafe(`drop database if exists "${DB_NAME}" with (force)`);
+    const exists = await admin`select 1 from pg_database where datname = ${DB_NAME}`;
+    if (exists.length === 0) await admin.unsafe(`create database "${DB_NAME}"`);
+    version = String((await admin`show server_version`)[0]?.server_version ?? "");
+  } finally {
+    await admin.end();
+  }
+  const pg = await createDb({ databaseUrl: dbUrl(DB_NAME), maxConnections: 4 });
+  try {
+    const { importer, seeded } = await importerOf(pg, existing);
+    figures.push(await timeImport(`PostgreSQL ${version}`, pg, importer, file, seeded));
+  } finally {
+    await pg.close();
+  }
+  if (args.pglite) {
+    const lite = await createDb({ memory: true });
+    try {
+      const { importer, seeded } = await importerOf(lite, existing);
+      figures.push(await timeImport("PGlite", lite, importer, file, seeded));
+    } finally {
+      await lite.close();
+    }
+  }
+
+  const cpus = os.cpus();
+  const machine = `${cpus.length} cores (${cpus[0]?.model.trim() ?? "unknown CPU"}), ${(os.totalmem() / 2 ** 30).toFixed(0)} GB RAM, ${os.platform()} ${os.release()}, Node ${process.version}`;
+  const report = [
+    `## CLI import (bench/cli-import-bench.ts) — ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC`,
+    "",
+    `- Machine: ${machine}`,
+    `- Data: an XLSX of ${ROWS.toLocaleString("en-US")} rows (${(fs.statSync(file).size / 1024).toFixed(0)} KB) imported with \`runImport\` (the function behind \`prite import\`, --on-duplicate skip) against ${EXISTING.toLocaleString("en-US")} visible questions (20% own, the rest public of ${OTHER_USERS} users); ${Math.round(ROWS * 0.1)} rows have a near-duplicate stored`,
+    ...figures.map((f) => {
+      const goal = f.engine.startsWith("PGlite") ? 30 : 15;
+      const scaled = ROWS === 10_000 ? "" : " (not the 10,000-row goal size)";
+      return `- **${f.engine}: ${f.seconds.toFixed(1)} s${scaled} — goal ≤ ${goal} s for 10,000 rows ${ROWS === 10_000 && f.seconds <= goal ? "met" : "NOT met"}**; ${f.phases}; ${f.summary}${f.seeded !== null ? `; bank seeded in ${f.seeded.toFixed(1)} s` : ""}`;
+    }),
+    "",
+  ].join("\n");
+  console.log(report);
+  if (!args["no-record"]) {
+    const results = path.join(process.cwd(), "bench", "RESULTS.md");
+    fs.appendFileSync(results, `\n${report}`);
+    console.log(`Appended to ${results}`);
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exitCode = 1;
+});
