@@ -16,6 +16,8 @@ import {
 // its first registration is the database's first account, which becomes the admin.
 
 test("journey: first user is admin, second is not, sign out and back in", async ({ page }) => {
+  // The first request of a fresh server and two argon2id registrations: 25 s on a busy machine.
+  test.setTimeout(60_000);
   const first = makeUser({ prefix: "admin" });
   const second = makeUser({ prefix: "resident", pgyLevel: "Fellow" });
 

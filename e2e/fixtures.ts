@@ -1,6 +1,12 @@
 import fs from "node:fs";
 import path from "node:path";
-import { test as base, expect, type APIRequestContext, type Page } from "@playwright/test";
+import {
+  test as base,
+  expect,
+  type APIRequestContext,
+  type Locator,
+  type Page,
+} from "@playwright/test";
 
 export { expect };
 
@@ -75,8 +81,7 @@ export async function fillRegisterForm(
   if (user.username !== undefined) await page.getByLabel("Username").fill(user.username);
   if (user.email !== undefined) await page.getByLabel("Email").fill(user.email);
   if (user.pgyLevel !== undefined) {
-    await page.getByLabel("PGY Level").click();
-    await page.getByRole("option", { name: PGY_LABELS[user.pgyLevel], exact: true }).click();
+    await chooseSelectOption(page.getByLabel("PGY Level"), PGY_LABELS[user.pgyLevel]);
   }
   if (user.password !== undefined) {
     await page.getByLabel("Password", { exact: true }).fill(user.password);
@@ -105,6 +110,21 @@ export async function expectDashboard(page: Page, user: Pick<TestUser, "username
   await expect(page).toHaveURL(/\/$/);
   await expect(page.getByRole("heading", { level: 1, name: "Dashboard" })).toBeVisible();
   await expect(page.getByText(`Welcome, ${user.username}`)).toBeVisible();
+}
+
+/**
+ * Picks `name` in the select whose trigger is `trigger`, and waits until the trigger shows it. In a long
+ * list the click that scrolls an option into view can land while the list's scroll arrow appears and
+ * shifts the items, leaving the list open with nothing chosen: then the option is clicked again.
+ */
+export async function chooseSelectOption(trigger: Locator, name: string): Promise<void> {
+  const page = trigger.page();
+  const listbox = page.getByRole("listbox");
+  await expect(async () => {
+    if (!(await listbox.isVisible())) await trigger.click({ timeout: 2_000 });
+    await listbox.getByRole("option", { name, exact: true }).click({ timeout: 2_000 });
+    await expect(trigger).toContainText(name, { timeout: 1_000 });
+  }).toPass({ timeout: 15_000 });
 }
 
 export function mainNav(page: Page) {

@@ -1,5 +1,5 @@
 import type { Locator, Page } from "@playwright/test";
-import { expect, makeUser, registerViaApi, test } from "./fixtures";
+import { chooseSelectOption, expect, makeUser, registerViaApi, test } from "./fixtures";
 
 /**
  * The question bank journey of issue 3: two users each add questions (one public), search, filter,
@@ -19,8 +19,7 @@ interface NewQuestion {
 
 /** Picks an option of a select inside `scope` (the dialog or the search form). */
 async function chooseOption(scope: Locator, label: string, option: string) {
-  await scope.getByLabel(label, { exact: true }).click();
-  await scope.page().getByRole("option", { name: option, exact: true }).click();
+  await chooseSelectOption(scope.getByLabel(label, { exact: true }), option);
 }
 
 async function addQuestionViaUi(page: Page, q: NewQuestion) {

@@ -1,6 +1,14 @@
 import fs from "node:fs";
 import type { APIRequestContext, Page } from "@playwright/test";
-import { expect, expectDashboard, fillRegisterForm, makeUser, signInViaUi, test } from "./fixtures";
+import {
+  chooseSelectOption,
+  expect,
+  expectDashboard,
+  fillRegisterForm,
+  makeUser,
+  signInViaUi,
+  test,
+} from "./fixtures";
 
 // Issue 6: Settings (profile, privacy, data management, PRITE scores, account) and onboarding.
 
@@ -60,8 +68,7 @@ async function studyOnce(request: APIRequestContext, questionId: string) {
 }
 
 async function chooseOption(page: Page, label: string | RegExp, option: string) {
-  await page.getByLabel(label).click();
-  await page.getByRole("option", { name: option, exact: true }).click();
+  await chooseSelectOption(page.getByLabel(label), option);
 }
 
 test("after registering, the PRITE scores form is offered once and can be skipped or used", async ({
@@ -273,6 +280,8 @@ test("PRITE scores: three years, summary and chart, edit one, delete one", async
   page,
   user,
 }) => {
+  // Three forms, a chart, an edit and a delete: 20 s on a busy machine.
+  test.setTimeout(60_000);
   expect(user.username).toBeTruthy();
 
   // The chart library is not part of the first page load.

@@ -80,6 +80,8 @@ test("study journey: three questions incl. multiple-correct, rate, finish, revie
   user,
   browser,
 }) => {
+  // Two devices and a dozen steps: over 20 s on a busy machine.
+  test.setTimeout(60_000);
   for (const q of Object.values(QUESTIONS)) {
     await trpcCall(page.request, "questions.create", { ...q, isPublic: false });
   }
