@@ -8,7 +8,7 @@
  *   npx tsx bench/cli-import-bench.ts [--url postgres://…] [--rows 10000] [--existing 50000]
  *                                     [--pglite] [--fresh] [--no-record]
  *
- * The PostgreSQL database `prite_bench_cli` is seeded once and reused unless --fresh; the imported rows
+ * The PostgreSQL database `prite_bench_cli_<rows>_<existing>` is seeded once and reused unless --fresh; the imported rows
  * are deleted after each run so the bank stays the same.
  */
 import fs from "node:fs";
@@ -39,7 +39,6 @@ import { createCaller } from "../src/server/trpc/router";
 import { runImport, type Progress } from "../cli/commands/import";
 import { apiFromCaller } from "../cli/runtime";
 
-const DB_NAME = "prite_bench_cli";
 const SEED = 20_261_122;
 const OTHER_USERS = 50;
 
@@ -57,6 +56,8 @@ const baseUrl =
   args.url ?? process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const ROWS = Number(args.rows);
 const EXISTING = Number(args.existing);
+/** The bank depends on --rows (its planted near-duplicates), so each size has its own database. */
+const DB_NAME = `prite_bench_cli_${ROWS}_${EXISTING}`;
 
 const dbUrl = (name: string) => {
   const u = new URL(baseUrl);
