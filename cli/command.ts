@@ -15,13 +15,21 @@ export interface ActionContext {
  */
 export function action<A extends unknown[]>(
   fn: (ctx: ActionContext, ...args: A) => Promise<void>,
-  { needsSession = true } = {},
+  {
+    needsSession = true,
+    validate,
+  }: {
+    needsSession?: boolean;
+    /** Checks the arguments before the session is opened, so a usage error never waits for a database. */
+    validate?: (...args: A) => void;
+  } = {},
 ) {
   return async (...args: unknown[]) => {
     const cmd = args[args.length - 1] as Command;
     const opts = cmd.optsWithGlobals<GlobalOptions>();
     let session: Session | undefined;
     try {
+      validate?.(...(args.slice(0, -1) as A));
       if (needsSession) session = await openSession(opts);
       const ctx: ActionContext = {
         session: session!,

@@ -6,7 +6,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { questions } from "../../src/server/db/schema";
 import { createHarness, type Harness, type TestUser } from "../../src/server/test/harness";
 import { apiFromCaller, type Api } from "../runtime";
-import { formatImportSummary, parseColumn, runImport, type ImportOptions } from "./import";
+import {
+  checkImportFlags,
+  formatImportSummary,
+  parseColumn,
+  runImport,
+  type ImportOptions,
+} from "./import";
 
 const REAL = path.resolve(__dirname, "../../../shared/fixtures/real");
 const MMLU = path.join(REAL, "mmlu_clinical_knowledge_dev.csv");
@@ -191,6 +197,13 @@ describe("prite import: settings and errors", () => {
       "Azapirone",
       "Dopamine",
     ]);
+  });
+
+  it("checkImportFlags finds usage errors without files or a database", () => {
+    expect(() => checkImportFlags({ onDuplicate: "merge" })).toThrow(/--on-duplicate/);
+    expect(() => checkImportFlags({ headerRow: "0" })).toThrow(/--header-row/);
+    expect(() => checkImportFlags({ optionCols: "B" })).toThrow(/--option-cols/);
+    expect(() => checkImportFlags({ part: "2", year: "2023", answerCol: "G" })).not.toThrow();
   });
 
   it("refuses bad flags as usage errors (exit code 2) before reading anything", async () => {

@@ -163,6 +163,12 @@ function onDuplicateOf(value: string | undefined): OnDuplicate {
   return mode;
 }
 
+/** The flags' usage errors (exit code 2), found without reading a file or opening a database. */
+export function checkImportFlags(opts: ImportOptions): void {
+  onDuplicateOf(opts.onDuplicate);
+  settingsFor([], opts);
+}
+
 /** Reads and parses every file with the wizard's parser; nothing is sent to the server. */
 export async function readImportFiles(
   files: string[],
@@ -365,11 +371,14 @@ Examples:
   $ prite import a.csv b.csv --question-col A --option-cols B,C,D,E --answer-col F --json`,
     )
     .action(
-      action(async (ctx, files: string[], opts: ImportOptions) => {
-        const progress =
-          process.stderr.isTTY && !ctx.opts.json ? terminalProgress() : silentProgress;
-        const summary = await runImport(ctx.session.api, files, opts, progress);
-        ctx.out(formatImportSummary(summary), summary);
-      }),
+      action(
+        async (ctx, files: string[], opts: ImportOptions) => {
+          const progress =
+            process.stderr.isTTY && !ctx.opts.json ? terminalProgress() : silentProgress;
+          const summary = await runImport(ctx.session.api, files, opts, progress);
+          ctx.out(formatImportSummary(summary), summary);
+        },
+        { validate: (_files: string[], opts: ImportOptions) => checkImportFlags(opts) },
+      ),
     );
 }
