@@ -29,7 +29,7 @@ import { createDb, type Db, type DbHandle } from "../src/server/db/client";
 import { runMigrations } from "../src/server/db/migrate";
 import { queryRows } from "../src/server/db/raw";
 import { questions, users, type NewQuestionRow } from "../src/server/db/schema";
-import { checkDuplicates, DUPLICATE_SEARCH } from "../src/server/features/imports/imports.service";
+import { checkDuplicates } from "../src/server/features/imports/imports.service";
 import {
   bankRow,
   createRng,
@@ -298,27 +298,28 @@ async function main() {
   const cpus = os.cpus();
   const machine = `${cpus.length} cores (${cpus[0]?.model.trim() ?? "unknown CPU"}), ${(os.totalmem() / 2 ** 30).toFixed(0)} GB RAM, ${os.platform()} ${os.release()}, Node ${process.version}`;
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-  const pgFig = runs[0]!;
-  const pgMedian = median(pgFig.times);
-  const speedup = extrapolated / pgMedian;
+  // Judged on the first run: it fetches the bank and builds the index, as an import's first batch does.
+  const pgCold = runs[0]!.times[0]!;
+  const speedup = extrapolated / pgCold;
   const lines = [
     `## Duplicate detection (bench/duplicates-bench.ts) — ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC`,
     "",
     `- Machine: ${machine}`,
     `- Data: ${INCOMING.toLocaleString("en-US")} incoming against ${EXISTING.toLocaleString("en-US")} visible questions (${Math.round(EXISTING * OWN_SHARE).toLocaleString("en-US")} own, the rest public of ${OTHER_USERS} users) plus ${PRIVATE_OTHERS.toLocaleString("en-US")} private questions of others; ${source}; ${Math.round(INCOMING * NEAR_DUPLICATE_SHARE)} incoming have a near-duplicate stored`,
-    `- Method: \`checkDuplicates\` (trigram threshold ${DUPLICATE_SEARCH.TRIGRAM_THRESHOLD}, ${DUPLICATE_SEARCH.CHUNK} incoming per statement, one connection), ${RUNS} runs; the all-pairs reference \`findDuplicatesReference\` on ${SAMPLE} of the same incoming × all visible, extrapolated ×${INCOMING / SAMPLE}`,
+    `- Method: \`checkDuplicates\` (exact bigram index over the visible bank, docs/decisions/051-exact-duplicate-index.md), ${RUNS} runs — the first builds the index, later ones reuse it while the bank is unchanged; the all-pairs reference \`findDuplicatesReference\` on ${SAMPLE} of the same incoming × all visible, extrapolated ×${INCOMING / SAMPLE}`,
     ...runs.map((r) => {
-      const m = median(r.times);
+      const cold = r.times[0]!;
+      const warm = r.times.slice(1);
       const goal =
         r.engine === "postgres"
-          ? ` — goal ≤ ${GOAL_SECONDS} s ${m <= GOAL_SECONDS ? "met" : "NOT met"}`
+          ? ` — goal ≤ ${GOAL_SECONDS} s ${cold <= GOAL_SECONDS ? "met" : "NOT met"}`
           : "";
       return (
-        `- **${r.engine === "postgres" ? "PostgreSQL" : "PGlite"} ${r.version}: ${r.times.map((t) => `${t.toFixed(2)} s`).join(", ")} (median ${m.toFixed(2)} s)${goal}**; ${r.flagged} flagged, ${r.matched} with matches, ${r.nearFound}/${Math.round(INCOMING * NEAR_DUPLICATE_SHARE)} planted near-duplicates flagged` +
+        `- **${r.engine === "postgres" ? "PostgreSQL" : "PGlite"} ${r.version}: ${cold.toFixed(2)} s with the index built${goal}**${warm.length > 0 ? `; with the index reused ${warm.map((t) => `${t.toFixed(2)} s`).join(", ")} (median ${median(warm).toFixed(2)} s)` : ""}; ${r.flagged} flagged, ${r.matched} with matches, ${r.nearFound}/${Math.round(INCOMING * NEAR_DUPLICATE_SHARE)} planted near-duplicates flagged` +
         (r.seedSeconds !== null ? `; seeded in ${r.seedSeconds.toFixed(1)} s` : "")
       );
     }),
-    `- **Reference: ${referenceSeconds.toFixed(2)} s for ${SAMPLE} incoming → ${(extrapolated / 60).toFixed(1)} min for ${INCOMING.toLocaleString("en-US")}; speed-up ${speedup.toFixed(0)}× — goal ≥ ${GOAL_SPEEDUP}× ${speedup >= GOAL_SPEEDUP ? "met" : "NOT met"}**`,
+    `- **Reference: ${referenceSeconds.toFixed(2)} s for ${SAMPLE} incoming → ${(extrapolated / 60).toFixed(1)} min for ${INCOMING.toLocaleString("en-US")}; speed-up ${speedup.toFixed(0)}× over the first run — goal ≥ ${GOAL_SPEEDUP}× ${speedup >= GOAL_SPEEDUP ? "met" : "NOT met"}**`,
     `- Check: ${sampleCheck}`,
     "",
   ];

@@ -3,6 +3,10 @@
  * 'Duplicate detection'; DESIGN §7 'Similarity').
  */
 import { DUPLICATE_DETECTION, IMPORT_LETTERS, type ImportLetter } from "../constants";
+import { similarityKey } from "./key";
+
+export { similarityKey } from "./key";
+export { BigramTextIndex } from "./text-index";
 
 // ---------------------------------------------------------------------------------------------
 // String similarity
@@ -10,23 +14,54 @@ import { DUPLICATE_DETECTION, IMPORT_LETTERS, type ImportLetter } from "../const
 interface PreparedString {
   /** Lower-cased, all whitespace removed. */
   key: string;
-  bigrams?: Map<string, number>;
 }
 
 function prepareString(value: unknown): PreparedString {
-  return { key: typeof value === "string" ? value.toLowerCase().replace(/\s+/g, "") : "" };
+  return { key: similarityKey(value) };
 }
 
-function bigramsOf(p: PreparedString): Map<string, number> {
-  if (!p.bigrams) {
-    const counts = new Map<string, number>();
-    for (let i = 0; i < p.key.length - 1; i++) {
-      const bigram = p.key.slice(i, i + 2);
-      counts.set(bigram, (counts.get(bigram) ?? 0) + 1);
-    }
-    p.bigrams = counts;
+/** Bigrams of two ASCII characters get small codes, so counting them needs no hashing. */
+const ASCII_CODES = 128 * 128;
+
+function bigramCode(key: string, i: number): number {
+  const a = key.charCodeAt(i);
+  const b = key.charCodeAt(i + 1);
+  return a < 128 && b < 128 ? a * 128 + b : ASCII_CODES + a * 65536 + b;
+}
+
+// Scratch counters for `sharedBigrams`, left all zero between calls.
+const asciiCounts = new Int32Array(ASCII_CODES);
+const otherCounts = new Map<number, number>();
+
+/** Size of the intersection of the bigram multisets of two keys (each at least 2 long). */
+function sharedBigrams(a: string, b: string): number {
+  for (let i = 0; i < a.length - 1; i++) {
+    const code = bigramCode(a, i);
+    if (code < ASCII_CODES) asciiCounts[code]!++;
+    else otherCounts.set(code, (otherCounts.get(code) ?? 0) + 1);
   }
-  return p.bigrams;
+  let common = 0;
+  for (let i = 0; i < b.length - 1; i++) {
+    const code = bigramCode(b, i);
+    if (code < ASCII_CODES) {
+      if (asciiCounts[code]! > 0) {
+        asciiCounts[code]!--;
+        common++;
+      }
+    } else {
+      const left = otherCounts.get(code) ?? 0;
+      if (left > 0) {
+        otherCounts.set(code, left - 1);
+        common++;
+      }
+    }
+  }
+  for (let i = 0; i < a.length - 1; i++) {
+    const code = bigramCode(a, i);
+    if (code < ASCII_CODES) asciiCounts[code] = 0;
+  }
+  otherCounts.clear();
+  return common;
 }
 
 function preparedSimilarity(a: PreparedString, b: PreparedString): number {
@@ -35,11 +70,8 @@ function preparedSimilarity(a: PreparedString, b: PreparedString): number {
   if (a.key === "" || b.key === "") return 0;
   if (a.key === b.key) return 1;
   if (a.key.length < 2 || b.key.length < 2) return 0;
-  const [small, large] =
-    a.key.length <= b.key.length ? [bigramsOf(a), bigramsOf(b)] : [bigramsOf(b), bigramsOf(a)];
-  let common = 0;
   // Multisets: a bigram occurring twice on each side counts twice, not once.
-  for (const [bigram, count] of small) common += Math.min(count, large.get(bigram) ?? 0);
+  const common = sharedBigrams(a.key, b.key);
   return (2 * common) / (a.key.length - 1 + (b.key.length - 1));
 }
 
@@ -213,6 +245,15 @@ function comparePrepared(
   };
 }
 
+/**
+ * The least text similarity a flagged duplicate can have: its score 0.6·text + 0.4·options reaches 0.8
+ * only if text ≥ (0.8 − 0.4) / 0.6 = 2/3, options being at most 1. Anything less similar can be a
+ * match, never the flagged best one.
+ */
+export const MIN_FLAGGED_TEXT_SIMILARITY =
+  (DUPLICATE_DETECTION.DUPLICATE_SCORE - DUPLICATE_DETECTION.OPTION_WEIGHT) /
+  DUPLICATE_DETECTION.TEXT_WEIGHT;
+
 /** How much an incoming question looks like an existing one (SPEC §5 'Duplicate detection'). */
 export function compareQuestions(
   incoming: DuplicateQuestion,
@@ -291,6 +332,36 @@ export function scoreCandidates<Q extends DuplicateQuestion>(
     candidates.map((question) => ({ question, prepared: prepareQuestion(question) })),
     options,
   );
+}
+
+/**
+ * `scoreCandidates` for many incoming questions against one bank of existing questions, each incoming
+ * question against its own list of positions in the bank. An existing question is prepared once for
+ * the scorer's lifetime, however many lists (and calls) name it.
+ */
+export class DuplicateScorer<Q extends DuplicateQuestion> {
+  private readonly prepared: (PreparedQuestion | undefined)[];
+
+  constructor(readonly existing: readonly Q[]) {
+    this.prepared = new Array<PreparedQuestion | undefined>(existing.length);
+  }
+
+  score(
+    incomingList: readonly DuplicateQuestion[],
+    candidateLists: readonly (readonly number[])[],
+    options: DuplicateOptions = {},
+  ): DuplicateCheck<Q>[] {
+    return incomingList.map((incoming, k) =>
+      scorePrepared(
+        prepareQuestion(incoming),
+        (candidateLists[k] ?? []).map((i) => ({
+          question: this.existing[i]!,
+          prepared: (this.prepared[i] ??= prepareQuestion(this.existing[i])),
+        })),
+        options,
+      ),
+    );
+  }
 }
 
 /**

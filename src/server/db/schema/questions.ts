@@ -57,7 +57,6 @@ export const questions = pgTable(
     index("questions_part_year_number_idx").on(t.part, t.year, t.number),
     index("questions_category_idx").on(t.category),
     index("questions_search_trgm_idx").using("gin", sql`${t.searchText} gin_trgm_ops`),
-    index("questions_text_trgm_idx").using("gin", sql`lower(${t.text}) gin_trgm_ops`),
     // The due list and dashboard take the newest public questions in (created_at, id) order, and count
     // public questions per category without reading the rows (issue 8).
     index("questions_public_newest_idx")

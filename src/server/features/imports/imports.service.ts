@@ -8,18 +8,19 @@ import {
   type TBulkQuestionItem,
 } from "../../../core/schemas";
 import {
+  MIN_FLAGGED_TEXT_SIMILARITY,
   mergeQuestion,
-  scoreCandidates,
+  similarityKey,
   type DuplicateQuestion,
   type ManualMergeField,
 } from "../../../core/similarity";
 import type { Db } from "../../db/client";
-import { queryRows } from "../../db/raw";
 import { questions, users, type NewQuestionRow, type QuestionRow } from "../../db/schema";
 import { badRequest, forbidden, notFound } from "../../errors";
 import { visibleTo, type QuestionJson } from "../questions/question-json";
 import { isUuid, questionJsonFor } from "../study/question-access";
 import type { z } from "zod";
+import { numberKey, visibleBank, type VisibleBank } from "./visible-bank";
 import {
   IMPORT_MESSAGES as MSG,
   ZCheckQuestion,
@@ -33,32 +34,7 @@ import {
 // ---------------------------------------------------------------------------------------------------
 // Duplicate check
 
-/**
- * The indexed search (docs/decisions/033-duplicate-prefilter.md). Text candidates come from the
- * pg_trgm index on lower(text) at a trigram similarity this low, which keeps every pair whose bigram
- * similarity (DESIGN §7) can make a flagged duplicate (≥ 2/3) on the edits near-duplicates show;
- * same part, year and number candidates are looked up directly; the core reference scores them.
- */
-export const DUPLICATE_SEARCH = {
-  TRIGRAM_THRESHOLD: 0.3,
-  /** Text candidates per incoming question, most similar first: a guard against pathological banks. */
-  MAX_TEXT_CANDIDATES: 300,
-  /** Incoming questions per SQL statement. */
-  CHUNK: 250,
-} as const;
-
 type CheckQuestion = z.output<typeof ZCheckQuestion>;
-
-interface Candidate {
-  id: string;
-  text: string;
-  options: Record<string, string>;
-  part: string;
-  year: number;
-  number: number | null;
-  createdAt: Date;
-  creatorId: string;
-}
 
 /** The incoming question as the core reference reads it (null options dropped). */
 export function toDuplicateQuestion(q: CheckQuestion): DuplicateQuestion {
@@ -86,85 +62,29 @@ function wholeNumber(v: unknown): number | null {
   return typeof n === "number" && Number.isSafeInteger(n) && Math.abs(n) < 2 ** 31 ? n : null;
 }
 
-const squash = (s: unknown) => (typeof s === "string" ? s.toLowerCase().replace(/\s+/g, "") : "");
-
 /** Same text and options, ignoring case and whitespace (and the same part unless crossPart). */
 function repeatKey(q: DuplicateQuestion, crossPart: boolean): string | null {
-  const text = squash(q.text);
+  const text = similarityKey(q.text);
   if (text === "") return null;
-  const options = IMPORT_LETTERS.map((l) => squash(q.options[l]));
+  const options = IMPORT_LETTERS.map((l) => similarityKey(q.options[l]));
   return [crossPart ? "" : label(q.part), text, ...options].join("\u0000");
 }
 
-interface ProbeRow {
-  i: number;
-  txt: string;
-  part: string | null;
-  year: number | null;
-  num: number | null;
-}
-
 /**
- * One statement for a chunk of incoming questions: per question (LATERAL over the chunk) the visible
- * questions whose lower(text) is trigram-similar (GIN index), plus the visible questions with the same
- * part, year and number (B-tree index); each candidate once, with the incoming indexes it serves.
+ * Positions (in the visible bank) worth scoring for one incoming question: every text similar enough
+ * to make a flagged duplicate (exact, so flags and best matches are the reference's), and every
+ * question with the same part, year and number.
  */
-async function fetchCandidates(
-  tx: Db,
-  userId: string,
-  probes: ProbeRow[],
-  crossPart: boolean,
-): Promise<(Candidate & { idx: number[] })[]> {
-  const samePart = crossPart ? sql`true` : sql`q.part = inc.part`;
-  const rows = await queryRows<{
-    id: string;
-    text: string;
-    options: Record<string, string>;
-    part: string;
-    year: number;
-    number: number | null;
-    created_at: string | Date;
-    creator_id: string;
-    idx: number[];
-  }>(
-    tx,
-    sql`
-    with inc as (
-      select * from jsonb_to_recordset(${JSON.stringify(probes)}::jsonb)
-        as t(i int, txt text, part text, year int, num int)
-    ),
-    pairs as (
-      select inc.i, c.id
-      from inc cross join lateral (
-        select q.id from questions q
-        where lower(q.text) % inc.txt
-          and (q.creator_id = ${userId} or q.is_public)
-          and ${samePart}
-        order by similarity(lower(q.text), inc.txt) desc
-        limit ${DUPLICATE_SEARCH.MAX_TEXT_CANDIDATES}
-      ) c
-      union
-      select inc.i, q.id
-      from inc join questions q
-        on q.part = inc.part and q.year = inc.year and q.number = inc.num
-      where q.creator_id = ${userId} or q.is_public
-    )
-    select q.id, q.text, q.options, q.part, q.year, q.number, q.created_at, q.creator_id,
-           array_agg(p.i) as idx
-    from pairs p join questions q on q.id = p.id
-    group by q.id`,
-  );
-  return rows.map((r) => ({
-    id: r.id,
-    text: r.text,
-    options: r.options,
-    part: r.part,
-    year: r.year,
-    number: r.number,
-    createdAt: new Date(r.created_at),
-    creatorId: r.creator_id,
-    idx: r.idx.map(Number),
-  }));
+function candidatePositions(bank: VisibleBank, q: DuplicateQuestion, crossPart: boolean): number[] {
+  const part = label(q.part);
+  const positions = bank.text.search(q.text, crossPart ? "" : part, MIN_FLAGGED_TEXT_SIMILARITY);
+  const year = /^\d+$/.test(label(q.year)) ? wholeNumber(label(q.year)) : null;
+  const number = wholeNumber(q.number);
+  if (year !== null && number !== null) {
+    const same = bank.byNumber.get(numberKey(part, year, number));
+    if (same) return [...new Set([...positions, ...same])];
+  }
+  return positions;
 }
 
 // The generated search column repeats text, options and explanation: never needed here.
@@ -190,59 +110,25 @@ async function questionJsonById(
   return out;
 }
 
-export interface CheckOptions {
-  /** Overrides for tests and the benchmark. */
-  trigramThreshold?: number;
-  chunk?: number;
-}
-
 /**
  * imports.checkDuplicates: each incoming question against every question the user may see (own and
  * public, never another user's private one), with the results of the core reference
- * (`scoreCandidates`) on the candidates the indexes find. Read-only.
+ * (`DuplicateScorer`) on the candidates the visible bank's indexes find. Read-only.
  */
 export async function checkDuplicates(
   db: Db,
   userId: string,
   input: { questions: CheckQuestion[]; crossPart?: boolean },
-  opts: CheckOptions = {},
 ): Promise<CheckDuplicatesResult> {
   const crossPart = input.crossPart ?? false;
   const incoming = input.questions.map(toDuplicateQuestion);
-  const threshold = opts.trigramThreshold ?? DUPLICATE_SEARCH.TRIGRAM_THRESHOLD;
-  const chunk = opts.chunk ?? DUPLICATE_SEARCH.CHUNK;
+  const bank = await visibleBank(db, userId, crossPart);
 
-  const probes: ProbeRow[] = [];
-  incoming.forEach((q, i) => {
+  const positionsOf = incoming.map((q) =>
     // Questions without text are never duplicates (SPEC §5): nothing to look up.
-    if (squash(q.text) === "") return;
-    const part = label(q.part);
-    probes.push({
-      i,
-      txt: q.text.toLowerCase(),
-      part: part === "" ? null : part,
-      year: /^\d+$/.test(label(q.year)) ? wholeNumber(label(q.year)) : null,
-      num: wholeNumber(q.number),
-    });
-  });
-
-  const candidatesOf = new Map<number, Candidate[]>();
-  await db.transaction(async (tx) => {
-    // Local to this transaction: the pooled connection goes back with the default threshold.
-    await tx.execute(
-      sql`select set_config('pg_trgm.similarity_threshold', ${String(threshold)}, true)`,
-    );
-    for (let start = 0; start < probes.length; start += chunk) {
-      const rows = await fetchCandidates(tx, userId, probes.slice(start, start + chunk), crossPart);
-      for (const { idx, ...candidate } of rows) {
-        for (const i of idx) {
-          let list = candidatesOf.get(i);
-          if (!list) candidatesOf.set(i, (list = []));
-          list.push(candidate);
-        }
-      }
-    }
-  });
+    similarityKey(q.text) === "" ? [] : candidatePositions(bank, q, crossPart),
+  );
+  const checks = bank.scorer.score(incoming, positionsOf, { crossPart });
 
   const seen = new Map<string, number>();
   const scored = incoming.map((q, index) => {
@@ -252,8 +138,7 @@ export async function checkDuplicates(
       repeatOf = seen.get(key) ?? null;
       if (repeatOf === null) seen.set(key, index);
     }
-    const check = scoreCandidates(q, candidatesOf.get(index) ?? [], { crossPart });
-    return { index, repeatOf, check };
+    return { index, repeatOf, check: checks[index]! };
   });
 
   const matchedIds = [...new Set(scored.flatMap((s) => s.check.matches.map((m) => m.question.id)))];

@@ -237,6 +237,43 @@ describe("imports.checkDuplicates", () => {
     expect(results[3]).toEqual({ index: 3, isDuplicate: false, matches: [], repeatOf: null });
   });
 
+  it("sees every change to the bank between two checks (the index is rebuilt, never stale)", async () => {
+    const me = await h.user();
+    const other = await h.user();
+    const text = stem("catatonia");
+    const incoming = [item({ text, options: options("catatonia"), number: 41 })];
+    const check = async () =>
+      (await me.caller.imports.checkDuplicates({ questions: incoming })).results[0]!;
+
+    expect((await check()).isDuplicate).toBe(false);
+    // Added by another user, public: found by the next check.
+    const added = await addQuestion(h.db.db, other.user.id, {
+      text,
+      options: options("catatonia"),
+      isPublic: true,
+      part: "1",
+      year: 2023,
+    });
+    expect((await check()).matches[0]?.question._id).toBe(added.id);
+    // Made private: gone.
+    await h.db.db.update(questions).set({ isPublic: false }).where(eq(questions.id, added.id));
+    expect((await check()).matches).toEqual([]);
+    // An own question whose text is edited into a copy: found; deleted: gone.
+    const own = await addQuestion(h.db.db, me.user.id, {
+      text: "Which neurotransmitter is synthesized from tryptophan?",
+      options: options("serotonin"),
+      part: "1",
+    });
+    expect((await check()).isDuplicate).toBe(false);
+    await me.caller.questions.update({
+      id: own.id,
+      data: { text, options: options("catatonia"), correctAnswer: "A", part: "1", year: 2023 },
+    });
+    expect((await check()).matches[0]?.question._id).toBe(own.id);
+    await me.caller.questions.delete({ id: own.id });
+    expect((await check()).matches).toEqual([]);
+  });
+
   it(`refuses more than ${CHECK_DUPLICATES_MAX} questions and an empty list with a clear message`, async () => {
     const me = await h.user();
     const many = Array.from({ length: CHECK_DUPLICATES_MAX + 1 }, (_, i) => ({

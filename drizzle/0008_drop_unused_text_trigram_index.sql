@@ -1,0 +1,1 @@
+DROP INDEX "questions_text_trgm_idx";

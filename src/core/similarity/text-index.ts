@@ -1,0 +1,520 @@
+/**
+ * Exact search for stored texts whose bigram similarity (DESIGN §7) with a probe reaches a threshold.
+ *
+ * The duplicate check needs, for every incoming question, every visible question whose text similarity
+ * could make it a flagged duplicate: score = 0.6·text + 0.4·options ≥ 0.8 needs text ≥ 2/3. Similarity
+ * is the Dice coefficient of bigram multisets, 2·c / (n + m) with c the multiset overlap, so the search
+ * must know c for every pair — an approximate index (trigrams, MinHash) would miss some, and English
+ * texts share most of their bigrams, so no prefix of rare bigrams is selective either
+ * (docs/decisions/051-exact-duplicate-index.md).
+ *
+ * How c is counted for all stored texts at once:
+ * - A bigram's k-th occurrence in a text is its own token ("th#1", "th#2"), so multiset overlap is set
+ *   overlap of tokens.
+ * - Stored texts are grouped (by PRITE part) and sorted by length; the length filter (the shorter text
+ *   of a pair at or above s has at least s/(2−s) of the longer's bigrams) is then a contiguous range.
+ * - Tokens in at least 1/32 of a group's texts are kept as bitsets over the group; a probe adds its
+ *   tokens' bitsets into per-text counters with carry-save adders (Harley–Seal), 32 texts per word.
+ *   Rarer tokens keep posting lists and add into a plain counter array.
+ *
+ * Pure and isomorphic like the rest of src/core: typed arrays only.
+ */
+import { similarityKey } from "./key";
+
+/** Tokens held by at least this share of a group's texts are kept as bitsets, the rest as postings. */
+const BITSET_SHARE = 1 / 32;
+/**
+ * Counter planes above the carry-save adders' 16s: 16·2^12 exceeds any probe's token count (texts are
+ * limited far below 65,536 characters; longer probes are compared by their first 65,535 bigrams).
+ */
+const HIGH_PLANES = 12;
+const MAX_PROBE_TOKENS = 16 * 2 ** HIGH_PLANES - 1;
+/** Similarities are compared with this much slack, so rounding can only add candidates, never drop one. */
+const SLACK = 1e-9;
+
+interface Group {
+  /** Positions in the caller's list, in the group's length order. */
+  positions: Int32Array;
+  /** Bigram count of each text, ascending. */
+  lengths: Int32Array;
+  /** Words per bitset row. */
+  words: number;
+  /** Bitset row of each token (−1: posting list), one row per token of `rows`. */
+  bitRow: Int32Array;
+  /** Bitsets word-major: word w of row r at `bits[w * stride + r]`; the last row is all zeros. */
+  bits: Int32Array;
+  stride: number;
+  /** Posting lists (text indexes within the group, ascending) of the rarer tokens. */
+  postingStart: Int32Array;
+  postings: Int32Array;
+}
+
+/** Occurrences per bigram type kept in the dense table; later ones (rare) go to a map. */
+const DENSE_OCCURRENCES = 32;
+
+/** Token ids per bigram: a bigram type's k-th occurrence in a text is its own token. */
+class TokenDictionary {
+  private readonly asciiTypes = new Int32Array(128 * 128).fill(-1);
+  private readonly otherTypes = new Map<number, number>();
+  private typeCount = 0;
+  /** Occurrences of each type in the text being tokenized (zeroed after each text). */
+  private seen = new Int32Array(256);
+  /** Token of the type's k-th occurrence at `type * DENSE_OCCURRENCES + k`, −1 when none yet. */
+  private dense = new Int32Array(256 * DENSE_OCCURRENCES).fill(-1);
+  private readonly sparse = new Map<number, number>();
+  private readonly touched: number[] = [];
+  size = 0;
+
+  private typeOf(a: number, b: number, create: boolean): number {
+    if (a < 128 && b < 128) {
+      const slot = a * 128 + b;
+      const type = this.asciiTypes[slot]!;
+      if (type >= 0 || !create) return type;
+      return (this.asciiTypes[slot] = this.newType());
+    }
+    const key = a * 65536 + b;
+    const type = this.otherTypes.get(key);
+    if (type !== undefined || !create) return type ?? -1;
+    const created = this.newType();
+    this.otherTypes.set(key, created);
+    return created;
+  }
+
+  private newType(): number {
+    const type = this.typeCount++;
+    if (type >= this.seen.length) {
+      const seen = new Int32Array(this.seen.length * 2);
+      seen.set(this.seen);
+      this.seen = seen;
+      const dense = new Int32Array(this.dense.length * 2).fill(-1);
+      dense.set(this.dense);
+      this.dense = dense;
+    }
+    return type;
+  }
+
+  private tokenOf(type: number, k: number, create: boolean): number {
+    if (k < DENSE_OCCURRENCES) {
+      const slot = type * DENSE_OCCURRENCES + k;
+      const token = this.dense[slot]!;
+      if (token >= 0 || !create) return token;
+      return (this.dense[slot] = this.size++);
+    }
+    const key = type * 2 ** 24 + k;
+    const token = this.sparse.get(key);
+    if (token !== undefined || !create) return token ?? -1;
+    this.sparse.set(key, this.size);
+    return this.size++;
+  }
+
+  /**
+   * Writes the tokens of `key` (a similarity key) into `out` from `at` on and returns where they end;
+   * with `create` false, tokens no stored text holds are left out. `out` must have room for
+   * `key.length - 1` more.
+   */
+  /** Bigrams of the last text `tokenize` read: its key's length less one (0 for keys under 2). */
+  bigrams = 0;
+  /** Tokens of the last text `tokenize` read, from index 0 up to the count it returned. */
+  tokens = new Int32Array(256);
+
+  /**
+   * Reads the tokens of `text`'s similarity key into `tokens` and returns how many there are; with
+   * `create` false, tokens no stored text holds are left out. ASCII texts are lower-cased and stripped of whitespace on the fly (the
+   * key itself is never built); others go through `similarityKey`, whose Unicode case mapping can
+   * change lengths.
+   */
+  tokenize(text: string, create: boolean): number {
+    if (this.tokens.length < text.length) this.tokens = new Int32Array(text.length);
+    const end = this.tokenizeAscii(text, this.tokens, 0, create);
+    if (end >= 0) return end;
+    // Unicode lower-casing can lengthen a text (İ becomes i̇).
+    const key = similarityKey(text);
+    if (this.tokens.length < key.length) this.tokens = new Int32Array(key.length);
+    return this.tokenizeCodes(key, this.tokens, 0, create);
+  }
+
+  /** −1 (and nothing recorded) when the text is not all ASCII. */
+  private tokenizeAscii(text: string, out: Int32Array, at: number, create: boolean): number {
+    let previous = -1;
+    let chars = 0;
+    let end = at;
+    for (let i = 0; i < text.length; i++) {
+      let c = text.charCodeAt(i);
+      if (c >= 128) {
+        this.forgetText();
+        return -1;
+      }
+      // JavaScript's \s within ASCII: tab, line feed, vertical tab, form feed, carriage return, space.
+      if (c === 32 || (c >= 9 && c <= 13)) continue;
+      if (c >= 65 && c <= 90) c += 32;
+      chars++;
+      if (previous >= 0) end = this.add(previous, c, out, end, create);
+      previous = c;
+    }
+    this.forgetText();
+    this.bigrams = Math.max(0, chars - 1);
+    return end;
+  }
+
+  private tokenizeCodes(key: string, out: Int32Array, at: number, create: boolean): number {
+    let end = at;
+    for (let i = 0; i < key.length - 1; i++) {
+      end = this.add(key.charCodeAt(i), key.charCodeAt(i + 1), out, end, create);
+    }
+    this.forgetText();
+    this.bigrams = Math.max(0, key.length - 1);
+    return end;
+  }
+
+  /** Records one bigram of the current text; returns the new end of `out`. */
+  private add(a: number, b: number, out: Int32Array, end: number, create: boolean): number {
+    let type = a < 128 && b < 128 ? this.asciiTypes[a * 128 + b]! : -1;
+    if (type < 0) {
+      type = this.typeOf(a, b, create);
+      if (type < 0) return end;
+    }
+    const k = this.seen[type]!;
+    if (k === 0) this.touched.push(type);
+    this.seen[type] = k + 1;
+    let token = k < DENSE_OCCURRENCES ? this.dense[type * DENSE_OCCURRENCES + k]! : -1;
+    if (token < 0) {
+      token = this.tokenOf(type, k, create);
+      if (token < 0) return end;
+    }
+    out[end] = token;
+    return end + 1;
+  }
+
+  /** Occurrence counts start again at 0 for the next text. */
+  private forgetText(): void {
+    const { seen, touched } = this;
+    for (let i = 0; i < touched.length; i++) seen[touched[i]!] = 0;
+    touched.length = 0;
+  }
+}
+
+function lowerBound(values: Int32Array, from: number, to: number, target: number): number {
+  let lo = from;
+  let hi = to;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (values[mid]! < target) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * Bit-parallel "count ≥ target" over 32 texts whose counts are held bit-sliced: ones, twos, fours,
+ * eights, then `high[p]` for 16·2^p. A mask of the texts that reach it.
+ */
+function atLeast(
+  target: number,
+  ones: number,
+  twos: number,
+  fours: number,
+  eights: number,
+  high: Int32Array,
+  planesUsed: number,
+): number {
+  if (target <= 0) return -1;
+  const width = 4 + planesUsed;
+  if (target >= 2 ** width) return 0;
+  let greater = 0;
+  let equal = -1;
+  for (let bit = width - 1; bit >= 0; bit--) {
+    const plane =
+      bit >= 4 ? high[bit - 4]! : bit === 3 ? eights : bit === 2 ? fours : bit === 1 ? twos : ones;
+    if ((target >>> bit) & 1) {
+      equal &= plane;
+    } else {
+      greater |= equal & plane;
+      equal &= ~plane;
+    }
+  }
+  return greater | equal;
+}
+
+export class BigramTextIndex {
+  private readonly dictionary = new TokenDictionary();
+  private readonly groups = new Map<string, Group>();
+  /** Texts whose key is a single character: they have no bigrams and match only themselves. */
+  private readonly singles = new Map<string, number[]>();
+  // Scratch space reused by every search.
+  private counts = new Int32Array(0);
+  private rareInWord = new Int32Array(0);
+  private readonly high = new Int32Array(HIGH_PLANES);
+  private rows = new Int32Array(64);
+
+  /**
+   * @param texts the stored texts; search answers positions in this list.
+   * @param groups a group per text (the PRITE part); a search looks in one group only.
+   */
+  constructor(texts: readonly string[], groups: readonly string[]) {
+    const members = new Map<string, number[]>();
+    texts.forEach((text, position) => {
+      const group = groups[position] ?? "";
+      let list = members.get(group);
+      if (!list) members.set(group, (list = []));
+      list.push(position);
+    });
+    for (const [group, positions] of members) {
+      this.groups.set(group, this.buildGroup(texts, positions, group));
+    }
+  }
+
+  private buildGroup(texts: readonly string[], positions: number[], group: string): Group {
+    // Every text's tokens in one list; text i holds tokens[starts[i]] up to tokens[starts[i + 1]].
+    let room = 0;
+    for (const position of positions) room += texts[position]?.length ?? 0;
+    let tokens = new Int32Array(room);
+    const starts = new Int32Array(positions.length + 1);
+    const lengths: number[] = new Array<number>(positions.length);
+    const dictionary = this.dictionary;
+    positions.forEach((position, i) => {
+      const text = texts[position] ?? "";
+      const count = dictionary.tokenize(text, true);
+      const at = starts[i]!;
+      if (at + count > tokens.length) {
+        const grown = new Int32Array(Math.max(tokens.length * 2, at + count));
+        grown.set(tokens);
+        tokens = grown;
+      }
+      tokens.set(dictionary.tokens.subarray(0, count), at);
+      starts[i + 1] = at + count;
+      lengths[i] = dictionary.bigrams;
+      if (lengths[i] === 0) {
+        const key = similarityKey(text);
+        if (key.length === 1) {
+          const singleKey = `${group}\u0000${key}`;
+          let list = this.singles.get(singleKey);
+          if (!list) this.singles.set(singleKey, (list = []));
+          list.push(position);
+        }
+      }
+    });
+    const order = positions.map((_, i) => i).sort((a, b) => lengths[a]! - lengths[b]! || a - b);
+    const size = order.length;
+    const words = (size + 31) >>> 5;
+    const tokenCount = this.dictionary.size;
+
+    const frequency = new Int32Array(tokenCount);
+    for (let i = 0; i < tokens.length; i++) frequency[tokens[i]!]!++;
+    const bitRow = new Int32Array(tokenCount).fill(-1);
+    const postingStart = new Int32Array(tokenCount + 1);
+    const bitTokens: number[] = [];
+    for (let token = 0; token < tokenCount; token++) {
+      const df = frequency[token]!;
+      const asBits = df > 0 && df >= size * BITSET_SHARE;
+      if (asBits) bitTokens.push(token);
+      postingStart[token + 1] = postingStart[token]! + (asBits ? 0 : df);
+    }
+    // Rows numbered from the rarest token up, so a probe adds its rows rarest first by sorting them.
+    bitTokens.sort((a, b) => frequency[a]! - frequency[b]! || a - b);
+    bitTokens.forEach((token, row) => (bitRow[token] = row));
+    const rowCount = bitTokens.length;
+    const stride = rowCount + 1;
+    const bits = new Int32Array(stride * words);
+    const postings = new Int32Array(postingStart[tokenCount]!);
+    const fill = postingStart.slice(0, tokenCount);
+    order.forEach((text, doc) => {
+      const word = doc >>> 5;
+      const bit = 1 << (doc & 31);
+      for (let i = starts[text]!, end = starts[text + 1]!; i < end; i++) {
+        const token = tokens[i]!;
+        const row = bitRow[token]!;
+        if (row >= 0) bits[word * stride + row]! |= bit;
+        else postings[fill[token]!++] = doc;
+      }
+    });
+    return {
+      positions: Int32Array.from(order, (i) => positions[i]!),
+      lengths: Int32Array.from(order, (i) => lengths[i]!),
+      words,
+      bitRow,
+      bits,
+      stride,
+      postingStart,
+      postings,
+    };
+  }
+
+  /**
+   * Positions of the stored texts of `group` whose similarity with `text` is at least `minSimilarity`
+   * (0 < minSimilarity ≤ 1), ascending. Exact: the same answer as comparing with every stored text.
+   */
+  search(text: string, group: string, minSimilarity: number): number[] {
+    const key = similarityKey(text);
+    const found: number[] = [];
+    if (key.length === 1) {
+      for (const position of this.singles.get(`${group}\u0000${key}`) ?? []) found.push(position);
+      return found;
+    }
+    const g = this.groups.get(group);
+    if (!g || key.length < 2) return found;
+
+    const s = Math.min(1, minSimilarity) - SLACK;
+    const tokenCount = Math.min(MAX_PROBE_TOKENS, this.dictionary.tokenize(text, false));
+    const tokens = this.dictionary.tokens;
+    const n = this.dictionary.bigrams;
+    // Dice ≥ s needs the shorter text to hold at least s/(2−s) of the longer one's bigrams.
+    const ratio = s / (2 - s);
+    const lo = lowerBound(g.lengths, 0, g.lengths.length, Math.floor(n * ratio));
+    const hi = lowerBound(g.lengths, lo, g.lengths.length, Math.ceil(n / ratio) + 1);
+    if (lo >= hi) return found;
+
+    if (this.counts.length < g.lengths.length) this.counts = new Int32Array(g.lengths.length);
+    const counts = this.counts;
+    counts.fill(0, lo, hi);
+    const words = g.words;
+    if (this.rareInWord.length < words) this.rareInWord = new Int32Array(words);
+    const rareInWord = this.rareInWord;
+    rareInWord.fill(0, lo >>> 5, ((hi - 1) >>> 5) + 1);
+    const { bitRow, postingStart, postings, bits, stride } = g;
+    let rowCount = 0;
+    if (this.rows.length < tokenCount + 16) this.rows = new Int32Array(tokenCount + 16);
+    const rows = this.rows;
+    for (let t = 0; t < tokenCount; t++) {
+      const token = tokens[t]!;
+      // Tokens first seen in a later group's texts do not occur in this one.
+      if (token >= bitRow.length) continue;
+      const row = bitRow[token]!;
+      if (row >= 0) {
+        rows[rowCount++] = row;
+        continue;
+      }
+      const end = postingStart[token + 1]!;
+      const from = lowerBound(postings, postingStart[token]!, end, lo);
+      for (let k = from; k < end; k++) {
+        const doc = postings[k]!;
+        if (doc >= hi) break;
+        counts[doc]!++;
+      }
+    }
+    // The most any text of a word gained from posting lists.
+    for (let doc = lo; doc < hi; doc++) {
+      const word = doc >>> 5;
+      if (counts[doc]! > rareInWord[word]!) rareInWord[word] = counts[doc]!;
+    }
+    // Rarest first: texts unlike the probe then fall behind early and their word is given up (below).
+    rows.subarray(0, rowCount).sort();
+    // Pad to whole groups of 16 with the all-zero row.
+    const zeroRow = stride - 1;
+    while (rowCount % 16 !== 0) rows[rowCount++] = zeroRow;
+
+    const high = this.high;
+    const { lengths, positions } = g;
+    for (let w = lo >>> 5, lastWord = (hi - 1) >>> 5; w <= lastWord; w++) {
+      const base = w * stride;
+      let ones = 0;
+      let twos = 0;
+      let fours = 0;
+      let eights = 0;
+      high.fill(0);
+      let planesUsed = 0;
+      // Every text of the word is at least as long as its first one, and posting-list tokens add at
+      // most `rareInWord` to any of them: one conservative target serves the whole word.
+      const first = Math.max(lo, w << 5);
+      const last = Math.min(hi, (w + 1) << 5);
+      const target = Math.ceil((s * (n + lengths[first]!)) / 2) - rareInWord[w]!;
+      let givenUp = false;
+      for (let j = 0; j < rowCount; j += 16) {
+        // Carry-save adders: 16 bitset words in, one word of 16s out.
+        let a = bits[base + rows[j]!]!;
+        let b = bits[base + rows[j + 1]!]!;
+        let u = ones ^ a;
+        let twosA = (ones & a) | (u & b);
+        ones = u ^ b;
+        a = bits[base + rows[j + 2]!]!;
+        b = bits[base + rows[j + 3]!]!;
+        u = ones ^ a;
+        let twosB = (ones & a) | (u & b);
+        ones = u ^ b;
+        u = twos ^ twosA;
+        let foursA = (twos & twosA) | (u & twosB);
+        twos = u ^ twosB;
+        a = bits[base + rows[j + 4]!]!;
+        b = bits[base + rows[j + 5]!]!;
+        u = ones ^ a;
+        twosA = (ones & a) | (u & b);
+        ones = u ^ b;
+        a = bits[base + rows[j + 6]!]!;
+        b = bits[base + rows[j + 7]!]!;
+        u = ones ^ a;
+        twosB = (ones & a) | (u & b);
+        ones = u ^ b;
+        u = twos ^ twosA;
+        let foursB = (twos & twosA) | (u & twosB);
+        twos = u ^ twosB;
+        u = fours ^ foursA;
+        const eightsA = (fours & foursA) | (u & foursB);
+        fours = u ^ foursB;
+        a = bits[base + rows[j + 8]!]!;
+        b = bits[base + rows[j + 9]!]!;
+        u = ones ^ a;
+        twosA = (ones & a) | (u & b);
+        ones = u ^ b;
+        a = bits[base + rows[j + 10]!]!;
+        b = bits[base + rows[j + 11]!]!;
+        u = ones ^ a;
+        twosB = (ones & a) | (u & b);
+        ones = u ^ b;
+        u = twos ^ twosA;
+        foursA = (twos & twosA) | (u & twosB);
+        twos = u ^ twosB;
+        a = bits[base + rows[j + 12]!]!;
+        b = bits[base + rows[j + 13]!]!;
+        u = ones ^ a;
+        twosA = (ones & a) | (u & b);
+        ones = u ^ b;
+        a = bits[base + rows[j + 14]!]!;
+        b = bits[base + rows[j + 15]!]!;
+        u = ones ^ a;
+        twosB = (ones & a) | (u & b);
+        ones = u ^ b;
+        u = twos ^ twosA;
+        foursB = (twos & twosA) | (u & twosB);
+        twos = u ^ twosB;
+        u = fours ^ foursA;
+        const eightsB = (fours & foursA) | (u & foursB);
+        fours = u ^ foursB;
+        u = eights ^ eightsA;
+        let carry = (eights & eightsA) | (u & eightsB);
+        eights = u ^ eightsB;
+        for (let p = 0; carry !== 0 && p < HIGH_PLANES; p++) {
+          const plane = high[p]!;
+          high[p] = plane ^ carry;
+          carry = plane & carry;
+          if (p >= planesUsed) planesUsed = p + 1;
+        }
+        // Every 64 rows: can any text of the word still reach the target with all the rows left?
+        if ((j & 63) === 48 && j + 16 < rowCount) {
+          const left = rowCount - j - 16;
+          if (atLeast(target - left, ones, twos, fours, eights, high, planesUsed) === 0) {
+            givenUp = true;
+            break;
+          }
+        }
+      }
+      if (givenUp) continue;
+      // Only the texts whose counters reach the word's target are counted exactly.
+      const candidates = atLeast(target, ones, twos, fours, eights, high, planesUsed);
+      for (let doc = first; doc < last; doc++) {
+        const shift = doc & 31;
+        if (((candidates >>> shift) & 1) === 0) continue;
+        let sixteens = 0;
+        for (let p = planesUsed - 1; p >= 0; p--)
+          sixteens = (sixteens << 1) | ((high[p]! >>> shift) & 1);
+        const c =
+          counts[doc]! +
+          ((ones >>> shift) & 1) +
+          (((twos >>> shift) & 1) << 1) +
+          (((fours >>> shift) & 1) << 2) +
+          (((eights >>> shift) & 1) << 3) +
+          sixteens * 16;
+        if (2 * c >= s * (n + lengths[doc]!)) found.push(positions[doc]!);
+      }
+    }
+    return found.sort((a, b) => a - b);
+  }
+}

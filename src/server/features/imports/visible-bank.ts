@@ -1,0 +1,125 @@
+/**
+ * The questions an importer may see (own and public), indexed for the duplicate check: an exact
+ * bigram index over their texts (src/core/similarity/text-index.ts) and a map of part, year and
+ * number. Built once per user and kept while the bank is unchanged, so a check sent in batches (the
+ * import screen's progress bar, the CLI) pays for the build once (docs/decisions/051-exact-duplicate-index.md).
+ */
+import { sql } from "drizzle-orm";
+import { BigramTextIndex, DuplicateScorer } from "../../../core/similarity";
+import type { Db } from "../../db/client";
+import { queryRows } from "../../db/raw";
+import { questions } from "../../db/schema";
+import { visibleTo } from "../questions/question-json";
+
+/** What the duplicate check reads of a stored question. */
+export interface BankQuestion {
+  id: string;
+  text: string;
+  options: Record<string, string>;
+  part: string;
+  year: number;
+  number: number | null;
+  createdAt: Date;
+  creatorId: string;
+}
+
+export interface VisibleBank {
+  /** Index positions refer to this list. */
+  questions: BankQuestion[];
+  /** Texts grouped by part, or all in one group ('') when parts are compared across. */
+  text: BigramTextIndex;
+  /** Positions by `numberKey(part, year, number)`. */
+  byNumber: Map<string, number[]>;
+  /** The core reference over `questions`, each prepared once for the bank's lifetime. */
+  scorer: DuplicateScorer<BankQuestion>;
+}
+
+export function numberKey(part: string, year: number, number: number): string {
+  return `${part}\u0000${year}\u0000${number}`;
+}
+
+interface CacheEntry {
+  fingerprint: string;
+  bank: VisibleBank;
+  usedAt: number;
+}
+
+/** A couple of importers at once; a bank of 50,000 questions holds about 60 MB. */
+const CACHE_ENTRIES = 2;
+const CACHE_IDLE_MS = 10 * 60_000;
+const cache = new Map<string, CacheEntry>();
+
+/**
+ * Changes whenever a visible question is added, removed, edited (every UPDATE gives the row a new
+ * xmin) or changes visibility; read before the rows, so a change racing the read only causes a rebuild.
+ */
+async function fingerprintOf(db: Db, userId: string): Promise<string> {
+  const [row] = await queryRows<{ n: string | number; x: string | null }>(
+    db,
+    sql`select count(*)::text as n, sum(xmin::text::bigint)::text as x
+        from questions where creator_id = ${userId} or is_public`,
+  );
+  return `${row?.n ?? 0}:${row?.x ?? 0}`;
+}
+
+async function buildBank(db: Db, userId: string, crossPart: boolean): Promise<VisibleBank> {
+  const rows: BankQuestion[] = await db
+    .select({
+      id: questions.id,
+      text: questions.text,
+      options: questions.options,
+      part: questions.part,
+      year: questions.year,
+      number: questions.number,
+      createdAt: questions.createdAt,
+      creatorId: questions.creatorId,
+    })
+    .from(questions)
+    .where(visibleTo(userId));
+  const texts: string[] = new Array<string>(rows.length);
+  const groups: string[] = new Array<string>(rows.length);
+  const byNumber = new Map<string, number[]>();
+  rows.forEach((row, i) => {
+    texts[i] = row.text;
+    groups[i] = crossPart ? "" : row.part;
+    if (row.number !== null) {
+      const key = numberKey(row.part, row.year, row.number);
+      let list = byNumber.get(key);
+      if (!list) byNumber.set(key, (list = []));
+      list.push(i);
+    }
+  });
+  return {
+    questions: rows,
+    text: new BigramTextIndex(texts, groups),
+    byNumber,
+    scorer: new DuplicateScorer(rows),
+  };
+}
+
+/** The user's visible bank, from the cache when nothing changed since it was built. */
+export async function visibleBank(
+  db: Db,
+  userId: string,
+  crossPart: boolean,
+  now = Date.now(),
+): Promise<VisibleBank> {
+  for (const [key, entry] of cache) {
+    if (now - entry.usedAt > CACHE_IDLE_MS) cache.delete(key);
+  }
+  const key = `${userId}:${crossPart ? "all" : "part"}`;
+  const fingerprint = await fingerprintOf(db, userId);
+  const cached = cache.get(key);
+  if (cached && cached.fingerprint === fingerprint) {
+    cached.usedAt = now;
+    // Most recently used last, so the first entry is the one to evict.
+    cache.delete(key);
+    cache.set(key, cached);
+    return cached.bank;
+  }
+  const bank = await buildBank(db, userId, crossPart);
+  cache.delete(key);
+  cache.set(key, { fingerprint, bank, usedAt: now });
+  while (cache.size > CACHE_ENTRIES) cache.delete(cache.keys().next().value!);
+  return bank;
+}
