@@ -202,7 +202,7 @@ function mixedScript(): string {
   const file = path.join(os.tmpdir(), "prite-mixed.lua");
   fs.writeFileSync(
     file,
-    `local paths = {"/api/questions/due?limit=20", "/api/questions/search?q=lithium", "/trpc/stats.summary?input=%7B%7D", "/api/health", "/api/questions/due?limit=20"}
+    `local paths = {"/api/questions/due?limit=20", "/api/questions/search?text=lithium", "/trpc/stats.summary?input=%7B%7D", "/api/health", "/api/questions/due?limit=20"}
 local i = 0
 request = function()
   i = i + 1
@@ -311,7 +311,10 @@ async function main() {
       "tRPC stats.summary (dashboard)",
       `${BASE}/trpc/stats.summary?input=${encodeURIComponent("{}")}`,
     );
-    run("GET /api/questions/search?q=lithium", `${BASE}/api/questions/search?q=lithium%20toxicity`);
+    run(
+      "GET /api/questions/search?text=lithium toxicity",
+      `${BASE}/api/questions/search?text=lithium%20toxicity`,
+    );
     run("tRPC study.answer + study.rate", `${BASE}/`, answerRateScript(questionIds));
     const rssAfter = rssMb(server.pid!);
     report(user, results, rssWarm, rssAfter, seconds);
