@@ -5,7 +5,7 @@
  * Baseline in the same run: `GET /api/health`. RSS of the server after warm-up and after the load
  * (item 6). Appends the figures to bench/RESULTS.md.
  *
- *   npx tsx bench/api-load.ts [--url postgres://…/postgres] [--duration 30] [--fresh]
+ *   npx tsx bench/api-load.ts [--url postgres://…/postgres] [--duration 30] [--fresh] [--no-record]
  *
  * With `--soak SECONDS` (issue 9: 600) it instead runs one long mixed load (due page, search, dashboard,
  * health) at 50 connections, samples the server's RSS every 30 s, and records errors and memory.
@@ -29,6 +29,7 @@ const { values: args } = parseArgs({
     fresh: { type: "boolean", default: false },
     port: { type: "string", default: "3987" },
     soak: { type: "string" },
+    "no-record": { type: "boolean", default: false },
   },
 });
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
@@ -264,11 +265,17 @@ async function soak(token: string, seconds: number) {
       `- RSS samples (s → MB): ${samples.map((x) => `${x.t}→${x.rss.toFixed(0)}`).join(", ")}`,
       `- **RSS after 30 s ${first.toFixed(0)} MB, at the end ${last.toFixed(0)} MB (${(((last - first) / first) * 100).toFixed(0)}%; goal flat, within 20%)**`,
     ];
-    fs.appendFileSync(path.join(ROOT, "bench", "RESULTS.md"), lines.join("\n") + "\n");
-    console.log(lines.join("\n"));
+    record(lines);
   } finally {
     server.kill("SIGTERM");
   }
+}
+
+function record(lines: string[]) {
+  if (!args["no-record"]) {
+    fs.appendFileSync(path.join(ROOT, "bench", "RESULTS.md"), lines.join("\n") + "\n");
+  }
+  console.log(lines.join("\n"));
 }
 
 async function main() {
@@ -360,8 +367,7 @@ function report(
       `- **Due page (limit=20): ${dueRow.rps.toFixed(0)} req/s, p99 ${dueRow.p99.toFixed(1)} ms — goal ≥ 1,500 req/s with p99 ≤ 100 ms ${met ? "met" : "not met"}**`,
     );
   }
-  fs.appendFileSync(path.join(ROOT, "bench", "RESULTS.md"), lines.join("\n") + "\n");
-  console.log(lines.join("\n"));
+  record(lines);
 }
 
 main().catch((err) => {

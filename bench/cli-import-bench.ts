@@ -39,6 +39,7 @@ import { createCaller } from "../src/server/trpc/router";
 import { runImport, type Progress } from "../cli/commands/import";
 import { apiFromCaller } from "../cli/runtime";
 
+const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
 const SEED = 20_261_122;
 const OTHER_USERS = 50;
 
@@ -66,7 +67,7 @@ const dbUrl = (name: string) => {
 };
 
 function generate() {
-  const file = path.join(process.cwd(), "..", "shared/fixtures/real/mir_medmcqa_style_test-en.csv");
+  const file = path.join(ROOT, "fixtures/real/mir_medmcqa_style_test-en.csv");
   let model = vocabularyModel(VIGNETTE_WORDS);
   if (fs.existsSync(file)) {
     const rows = parseCsv(fs.readFileSync(file, "utf8"));
@@ -269,7 +270,7 @@ async function main() {
   ].join("\n");
   console.log(report);
   if (!args["no-record"]) {
-    const results = path.join(process.cwd(), "bench", "RESULTS.md");
+    const results = path.join(ROOT, "bench", "RESULTS.md");
     fs.appendFileSync(results, `\n${report}`);
     console.log(`Appended to ${results}`);
   }

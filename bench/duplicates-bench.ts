@@ -8,7 +8,7 @@
  *                                     [--sample 20] [--runs 3] [--pglite] [--fresh] [--no-record]
  *
  * Texts come from a word-level Markov chain trained on the MIR/MedMCQA fixture
- * (../shared/fixtures/real/mir_medmcqa_style_test-en.csv; a built-in vocabulary if it is missing), so
+ * (fixtures/real/mir_medmcqa_style_test-en.csv; a built-in vocabulary if it is missing), so
  * lengths and trigram statistics look like a real bank. 10% of the incoming questions have a
  * near-duplicate (a few small edits) among the existing ones. Besides the 50,000 visible questions
  * (10,000 own, 40,000 public of 50 other users), 5,000 private questions of other users are stored and
@@ -42,6 +42,7 @@ import {
   type TextModel,
 } from "../src/server/features/imports/synthetic-bank";
 
+const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
 const DB_NAME = "prite_bench_duplicates";
 const GOAL_SECONDS = 5;
 const GOAL_SPEEDUP = 50;
@@ -78,14 +79,7 @@ function dbUrl(name: string): string {
 }
 
 function loadModel(): { model: TextModel; source: string } {
-  const file = path.join(
-    process.cwd(),
-    "..",
-    "shared",
-    "fixtures",
-    "real",
-    "mir_medmcqa_style_test-en.csv",
-  );
+  const file = path.join(ROOT, "fixtures", "real", "mir_medmcqa_style_test-en.csv");
   if (!fs.existsSync(file))
     return { model: vocabularyModel(VIGNETTE_WORDS), source: "built-in vocabulary" };
   const rows = parseCsv(fs.readFileSync(file, "utf8"));
@@ -326,7 +320,7 @@ async function main() {
   const report = lines.join("\n");
   console.log(report);
   if (!args["no-record"]) {
-    const file = path.join(process.cwd(), "bench", "RESULTS.md");
+    const file = path.join(ROOT, "bench", "RESULTS.md");
     const prefix = fs.existsSync(file) ? "\n" : "# Benchmark results\n\n";
     fs.appendFileSync(file, prefix + report);
     console.log(`Appended to ${file}`);
