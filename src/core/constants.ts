@@ -178,8 +178,9 @@ export const DUPLICATE_DETECTION = {
   TEXT_WEIGHT: 0.6,
   OPTION_WEIGHT: 0.4,
   CROSS_PART: false,
-  /** The check hands control back to the interface this often (in questions). */
-  YIELD_EVERY: 10,
+  // SPEC §9's "yields to the interface every 10 questions" has no constant: the check runs on the
+  // server in batches and the screen awaits each one (docs/decisions/071-duplicate-check-screen.md).
+  /** Characters of the matched question's text shown as the 'existing' preview (SPEC §9). */
   PREVIEW_CHARS: 50,
 } as const;
 

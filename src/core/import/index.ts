@@ -28,6 +28,7 @@ export {
   detectHeaderRow,
   parseRows,
   previewRows,
+  QA_NO_OPTIONS_REASON,
   suggestImportSettings,
   type ColumnDetection,
   type DetectOptions,

@@ -146,6 +146,7 @@ describe("parseRows: question per row", () => {
         },
       ],
       errors: [],
+      warnings: [],
       skipped: 0,
     });
   });
@@ -203,6 +204,7 @@ describe("parseRows: question per row", () => {
       const result = parseRows(rows, perRow());
       expect(result.questions[0]?.correctAnswer, cell).toBe(expected);
       expect(result.errors, cell).toEqual([]);
+      expect(result.warnings, cell).toEqual([]);
     }
   });
 
@@ -217,7 +219,8 @@ describe("parseRows: question per row", () => {
     ];
     const result = parseRows(rows, perRow());
     expect(result.questions.map((q) => q.correctAnswer)).toEqual(["", "", "", "", ""]);
-    expect(result.errors).toEqual([
+    expect(result.errors).toEqual([]);
+    expect(result.warnings).toEqual([
       {
         row: 2,
         message:
@@ -262,7 +265,8 @@ describe("parseRows: question per row", () => {
     });
     const result = parseRows(rows, settings);
     expect(result.questions.map((q) => q.correctAnswer)).toEqual(["B", "C", "", ""]);
-    expect(result.errors).toEqual([
+    expect(result.errors).toEqual([]);
+    expect(result.warnings).toEqual([
       {
         row: 4,
         message:
@@ -331,39 +335,97 @@ describe("parseRows: Q&A", () => {
     questionColumn: 0,
   });
 
-  it("pairs a question row with the next row's answer letter", () => {
+  it("splits options written after the question in its cell and pairs it with the answer row", () => {
     const rows = [
-      ["Q: First-line for OCD?"],
-      ["A: B"],
+      ["Q: First-line for OCD? A. Sertraline B. Haloperidol C. Lithium"],
+      ["A: A"],
       [],
-      ["Drug of choice?"],
+      ["12. Which drug causes agranulocytosis?\nA) Clozapine\nB) Sertraline\nC) Bupropion"],
       ["Answer is Clozapine"],
-      ["Third?"],
-      ["(d)"],
-      ["Dangling question at the end?"],
+      ["Third? (A) yes (B) no"],
+      ["(b)"],
+      ["Dangling question at the end? A. one B. two"],
     ];
     const result = parseRows(rows, settings);
-    expect(result.questions.map((q) => [q.text, q.correctAnswer, q.sourceRow])).toEqual([
-      ["First-line for OCD?", "B", 1],
-      ["Drug of choice?", "", 4],
-      ["Third?", "D", 6],
-      ["Dangling question at the end?", "", 8],
+    expect(result.questions.map((q) => [q.number, q.text, q.correctAnswer, q.sourceRow])).toEqual([
+      [null, "First-line for OCD?", "A", 1],
+      [12, "Which drug causes agranulocytosis?", "A", 4],
+      [null, "Third?", "B", 6],
+      [null, "Dangling question at the end?", "", 8],
     ]);
-    expect(result.errors).toEqual([
+    expect(result.questions[0]?.options).toEqual({
+      A: "Sertraline",
+      B: "Haloperidol",
+      C: "Lithium",
+      D: "",
+      E: "",
+    });
+    expect(result.questions[1]?.options).toEqual({
+      A: "Clozapine",
+      B: "Sertraline",
+      C: "Bupropion",
+      D: "",
+      E: "",
+    });
+    for (const q of result.questions) expect(q.category).toBe("");
+    expect(result.errors).toEqual([]);
+    expect(result.warnings).toEqual([
       {
         row: 8,
         message: "Row 8: no answer row follows this question; it was imported without an answer",
       },
     ]);
-    for (const q of result.questions) {
-      expect(q.options).toEqual({ A: "", B: "", C: "", D: "", E: "" });
-      expect(q.category).toBe("");
-    }
+  });
+
+  it("turns a question without options into a row error with the reason, and keeps the pairing", () => {
+    const rows = [
+      ["Drug of choice for absence seizures?"],
+      ["B"],
+      ["Which is an SSRI? A. Fluoxetine B. Haloperidol"],
+      ["A"],
+    ];
+    const result = parseRows(rows, settings);
+    expect(result.questions.map((q) => [q.text, q.correctAnswer, q.sourceRow])).toEqual([
+      ["Which is an SSRI?", "A", 3],
+    ]);
+    expect(result.errors).toEqual([
+      {
+        row: 1,
+        message:
+          "Row 1: no answer options found; in the Q&A format the options follow the question in its cell ('Which …? A. … B. …')",
+      },
+    ]);
+    expect(result.warnings).toEqual([]);
+  });
+
+  it("warns when the answer row names no option, or an empty one", () => {
+    const rows = [
+      ["Which is an SSRI? A. Fluoxetine B. Haloperidol"],
+      ["Both are fine"],
+      ["Which is a stimulant? A. Methylphenidate B. Lithium"],
+      ["Answer: D"],
+    ];
+    const result = parseRows(rows, settings);
+    expect(result.questions.map((q) => q.correctAnswer)).toEqual(["", ""]);
+    expect(result.errors).toEqual([]);
+    expect(result.warnings).toEqual([
+      {
+        row: 2,
+        message:
+          "Row 2: the answer 'Both are fine' is not a letter A-E, an option number 1-5 or an option's text; the question was imported without an answer",
+      },
+      {
+        row: 4,
+        message:
+          "Row 4: the answer D is an empty option; the question was imported without an answer",
+      },
+    ]);
   });
 
   it("treats a trailing lone word as a sentinel", () => {
-    const result = parseRows([["Q?"], ["C"], ["Done"]], settings);
+    const result = parseRows([["Q? A. yes B. no"], ["A"], ["Done"]], settings);
     expect(result.questions).toHaveLength(1);
+    expect(result.errors).toEqual([]);
     expect(result.skipped).toBe(1);
   });
 });

@@ -1,4 +1,5 @@
 import { firstAnswerLetter, readAnswerCell } from "./answer-cell";
+import { parseQuestionsText } from "../parsing/questions-text";
 import { ImportError, QUESTION_COLUMN_REQUIRED_MESSAGE } from "./errors";
 import {
   emptyOptions,
@@ -572,7 +573,7 @@ function parseStandard(rows: Rows, settings: ImportSettings): ParseRowsResult {
     }
   }
   finish();
-  return { questions, errors, skipped };
+  return { questions, errors, warnings: [], skipped };
 }
 
 const NUMBER_CELL = /^(?:q(?:uestion)?\s*)?(\d{1,6})(?:\.0+)?\s*[.)]?$/i;
@@ -627,6 +628,7 @@ function parseQuestionPerRow(rows: Rows, settings: ImportSettings): ParseRowsRes
   const year = safeYear(settings.year);
   const questions: ParsedQuestion[] = [];
   const errors: RowError[] = [];
+  const warnings: RowError[] = [];
   let skipped = 0;
 
   for (let r = firstDataRow(settings); r < rows.length; r++) {
@@ -676,12 +678,12 @@ function parseQuestionPerRow(rows: Rows, settings: ImportSettings): ParseRowsRes
     if (reading.kind === "letter") {
       correctAnswer = reading.letter;
     } else if (reading.kind === "list") {
-      errors.push({
+      warnings.push({
         row: rowNumber,
         message: `Row ${rowNumber}: the answer '${reading.raw}' names several options; the question was imported without an answer`,
       });
     } else if (reading.kind === "unreadable") {
-      errors.push({
+      warnings.push({
         row: rowNumber,
         message: `Row ${rowNumber}: the answer '${reading.raw}' is not a letter A-E or an option number 1-5; the question was imported without an answer`,
       });
@@ -689,14 +691,14 @@ function parseQuestionPerRow(rows: Rows, settings: ImportSettings): ParseRowsRes
       const fromPoints = answerFromPoints(row, settings, options);
       correctAnswer = fromPoints.letter;
       if (fromPoints.tie) {
-        errors.push({
+        warnings.push({
           row: rowNumber,
           message: `Row ${rowNumber}: several options share the highest points; the question was imported without an answer`,
         });
       }
     }
     if (correctAnswer !== "" && settings.hasOptions && options[correctAnswer] === "") {
-      errors.push({
+      warnings.push({
         row: rowNumber,
         message: `Row ${rowNumber}: the answer ${correctAnswer} is an empty option; the question was imported without an answer`,
       });
@@ -716,26 +718,108 @@ function parseQuestionPerRow(rows: Rows, settings: ImportSettings): ParseRowsRes
       }),
     );
   }
-  return { questions, errors, skipped };
+  return { questions, errors, warnings, skipped };
 }
 
-const QA_QUESTION_LABEL = /^(?:q(?:uestion)?\s*(?:\d+\s*)?[:.)-]\s*)(?=\S)/i;
+const QA_QUESTION_LABEL = /^q(?:uestion)?\s*[:.)-]\s*(?=\S)/i;
 const QA_ANSWER_LABEL = /^(?:a|ans|answer)\s*:\s*/i;
+
+/** Why a Q&A question cell cannot be imported; the fix is to write the options into the cell. */
+export const QA_NO_OPTIONS_REASON =
+  "no answer options found; in the Q&A format the options follow the question in its cell ('Which …? A. … B. …')";
+
+type CellQuestion =
+  { ok: true; question: ParsedQuestion } | { ok: false; reason: string; sentinel: boolean };
+
+/**
+ * A Q&A question cell read by the pasted-text parser of src/core/parsing, so options written after
+ * the stem ('Which …? A. x B. y C. z', or one per line) are split off. 'Q:' labels are dropped;
+ * 'Q12:' or '12.' give the question number.
+ */
+function questionFromCell(cell: string, row: number, part: Part, year: number): CellQuestion {
+  const text = cell.replace(QA_QUESTION_LABEL, "");
+  const found = parseQuestionsText(text, { part, year });
+  if (found.length === 1 && found[0]) {
+    return { ok: true, question: { ...found[0], category: "", sourceRow: row } };
+  }
+  if (found.length > 1) {
+    return {
+      ok: false,
+      reason: `the question cell holds ${found.length} questions; give each question its own pair of rows`,
+      sentinel: false,
+    };
+  }
+  return { ok: false, reason: QA_NO_OPTIONS_REASON, sentinel: isSingleWord(text.trim()) };
+}
+
+/** The letter an answer row names: a standalone A-E (after an 'A:' label), an option number or the option's text. */
+function qaAnswer(answerText: string, options: Options): "" | Letter {
+  const labelled = QA_ANSWER_LABEL.exec(answerText);
+  const unlabelled = labelled ? answerText.slice(labelled[0].length) : answerText;
+  const letter = firstAnswerLetter(unlabelled) || firstAnswerLetter(answerText);
+  if (letter) return letter;
+  const reading = readAnswerCell(unlabelled, options);
+  return reading.kind === "letter" ? reading.letter : "";
+}
 
 /**
  * Q&A: rows pair up; the first is the question, the second supplies the answer (the first
- * standalone letter A-E in it, after an 'A:' / 'Answer:' label). 'Q:' labels are dropped from the
- * question. A question left without an answer row at the end is kept (no answer) with a RowError,
- * unless it is a lone word ('Done').
+ * standalone letter A-E in it, after an 'A:' / 'Answer:' label, or an option's number or text).
+ * SPEC §5 gives Q&A questions no options, yet the bank stores only questions with options A and B:
+ * the question cell is therefore read by the pasted-text parser, which splits options written
+ * after the stem (docs/decisions/072-qa-format-inline-options.md). A question without options
+ * is a RowError; an answer row naming no option, or no answer row at the end, is a warning and the
+ * question is imported without an answer. A trailing lone word ('Done') is a sentinel.
  */
 function parseQa(rows: Rows, settings: ImportSettings): ParseRowsResult {
   const part = safePart(settings.part);
   const year = safeYear(settings.year);
   const questions: ParsedQuestion[] = [];
   const errors: RowError[] = [];
+  const warnings: RowError[] = [];
   let skipped = 0;
   let pending: { text: string; row: number } | null = null;
   const qc = settings.questionColumn;
+
+  const finishPair = (
+    question: { text: string; row: number },
+    answer: { text: string; row: number } | null,
+  ) => {
+    const read = questionFromCell(question.text, question.row, part, year);
+    if (!read.ok) {
+      if (answer === null && read.sentinel) skipped++;
+      else errors.push({ row: question.row, message: `Row ${question.row}: ${read.reason}` });
+      return;
+    }
+    const q = read.question;
+    const inline = q.correctAnswer;
+    q.correctAnswer = "";
+    if (answer === null) {
+      q.correctAnswer = inline;
+      if (inline === "") {
+        warnings.push({
+          row: question.row,
+          message: `Row ${question.row}: no answer row follows this question; it was imported without an answer`,
+        });
+      }
+    } else {
+      const letter = qaAnswer(answer.text, q.options) || inline;
+      if (letter === "") {
+        warnings.push({
+          row: answer.row,
+          message: `Row ${answer.row}: the answer '${answer.text}' is not a letter A-E, an option number 1-5 or an option's text; the question was imported without an answer`,
+        });
+      } else if (q.options[letter] === "") {
+        warnings.push({
+          row: answer.row,
+          message: `Row ${answer.row}: the answer ${letter} is an empty option; the question was imported without an answer`,
+        });
+      } else {
+        q.correctAnswer = letter;
+      }
+    }
+    questions.push(q);
+  };
 
   for (let r = firstDataRow(settings); r < rows.length; r++) {
     const row = rows[r];
@@ -746,40 +830,12 @@ function parseQa(rows: Rows, settings: ImportSettings): ParseRowsResult {
         skipped++;
         continue;
       }
-      pending = { text: text.replace(QA_QUESTION_LABEL, ""), row: r + 1 };
+      pending = { text, row: r + 1 };
       continue;
     }
-    const answerText = nonEmptyCells(row).join(" ");
-    const labelled = QA_ANSWER_LABEL.exec(answerText);
-    const letter =
-      (labelled ? firstAnswerLetter(answerText.slice(labelled[0].length)) : "") ||
-      firstAnswerLetter(answerText);
-    questions.push(
-      toQuestion(
-        { number: null, text: pending.text, options: emptyOptions(), sourceRow: pending.row },
-        part,
-        year,
-        { correctAnswer: letter },
-      ),
-    );
+    finishPair(pending, { text: nonEmptyCells(row).join(" "), row: r + 1 });
     pending = null;
   }
-  if (pending) {
-    if (isSingleWord(pending.text)) {
-      skipped++;
-    } else {
-      errors.push({
-        row: pending.row,
-        message: `Row ${pending.row}: no answer row follows this question; it was imported without an answer`,
-      });
-      questions.push(
-        toQuestion(
-          { number: null, text: pending.text, options: emptyOptions(), sourceRow: pending.row },
-          part,
-          year,
-        ),
-      );
-    }
-  }
-  return { questions, errors, skipped };
+  if (pending) finishPair(pending, null);
+  return { questions, errors, warnings, skipped };
 }

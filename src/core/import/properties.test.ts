@@ -156,9 +156,17 @@ describe("parseRows properties", () => {
           }
           if (row < 1 || row > data.length) throw new Error(`sourceRow ${row}`);
         }
+        // Errors are rows that did not become questions; warnings are notes on rows that did.
+        const imported = new Set(result.questions.map((q) => q.sourceRow));
         for (const e of result.errors) {
           if (e.row < 1 || e.row > data.length || !e.message.startsWith(`Row ${e.row}: `)) {
             throw new Error(`bad error ${JSON.stringify(e)}`);
+          }
+          if (imported.has(e.row)) throw new Error(`row ${e.row} is both an error and a question`);
+        }
+        for (const w of result.warnings) {
+          if (w.row < 1 || w.row > data.length || !w.message.startsWith(`Row ${w.row}: `)) {
+            throw new Error(`bad warning ${JSON.stringify(w)}`);
           }
         }
       }),

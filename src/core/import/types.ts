@@ -69,7 +69,13 @@ export interface RowError {
 
 export interface ParseRowsResult {
   questions: ParsedQuestion[];
+  /** Rows that could not become questions, with the reason: the import screen's 'Errors'. */
   errors: RowError[];
+  /**
+   * Rows that did become questions but with a note (e.g. an answer the parser could not read, so
+   * the question comes in without one). Shown to the user, not counted as errors.
+   */
+  warnings: RowError[];
   /** Non-blank rows that were not questions (sentinels like 'Done', rows without question text). */
   skipped: number;
 }

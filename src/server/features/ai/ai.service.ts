@@ -32,15 +32,25 @@ function fallbackContext(input: TAiProcessRequest) {
   return { part: input.part ?? "1", year: input.year ?? new Date().getFullYear() } as const;
 }
 
-/** The deterministic answer in the same shape as the model's (DESIGN §1 'Works without AI'). */
-export function parseDeterministically(input: TAiProcessRequest): unknown {
+/**
+ * The deterministic answer in the same shape as the model's (DESIGN §1 'Works without AI'), with the
+ * parser's warnings (an answer key's extra sections, numeric answers, dropped items).
+ */
+export function parseDeterministically(input: TAiProcessRequest): {
+  data: unknown;
+  warnings: string[];
+} {
   if (input.kind === "answerKey") {
+    const key = parseAnswerKey(input.text);
     const out: Record<string, string> = {};
-    for (const [n, letter] of Object.entries(parseAnswerKey(input.text).answers)) out[n] = letter;
-    return out;
+    for (const [n, letter] of Object.entries(key.answers)) out[n] = letter;
+    return { data: out, warnings: key.warnings };
   }
-  if (input.format === "text") return input.text;
-  return parseQuestionsText(input.text, fallbackContext(input)).map(draftJson);
+  if (input.format === "text") return { data: input.text, warnings: [] };
+  return {
+    data: parseQuestionsText(input.text, fallbackContext(input)).map(draftJson),
+    warnings: [],
+  };
 }
 
 function draftJson(q: ParsedQuestion) {
@@ -119,10 +129,13 @@ export async function processWithAi(
   if (model) {
     try {
       const data = await askModel(model, input);
-      if (!isEmpty(data)) return { success: true, data, error: null, source: "model" };
+      if (!isEmpty(data)) {
+        return { success: true, data, error: null, source: "model", warnings: [] };
+      }
     } catch (err) {
       meta.log?.("AI processing failed; answering with the deterministic parser", err);
     }
   }
-  return { success: true, data: parseDeterministically(input), error: null, source: "parser" };
+  const { data, warnings } = parseDeterministically(input);
+  return { success: true, data, error: null, source: "parser", warnings };
 }

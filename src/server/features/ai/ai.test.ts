@@ -122,6 +122,36 @@ describe("POST /api/openai without a model", () => {
     });
   });
 
+  it("carries the answer-key parser's warnings (sections left out, numeric answers) in the response", async () => {
+    const me = await withoutModel.user();
+    const cuet = fs.readFileSync(
+      path.join(process.cwd(), "..", "shared", "fixtures", "real", "cuet_2024_answerkey.txt"),
+      "utf8",
+    );
+    const res = await post(withoutModel, me, "/api/openai", {
+      text: cuet,
+      format: "json",
+      prompt: "Extract the answer key.",
+    });
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body).toMatchObject({ success: true, error: null, source: "parser" });
+    expect(Object.keys(body.data)).toHaveLength(50);
+    expect(body.warnings).toHaveLength(2);
+    expect(body.warnings[0]).toMatch(
+      /^The key has 6 sections whose numbering restarts\. Only the first, 'Subject 1: Accountancy\/Book Keeping \(301\)' \(50 answers\), was taken; paste the others separately: /,
+    );
+    expect(body.warnings[1]).toBe(
+      "Answers given as numbers were read as letters: 1 = A, 2 = B, 3 = C, 4 = D, 5 = E.",
+    );
+
+    // Nothing to say: an empty list, never a missing field.
+    const plain = await post(withoutModel, me, "/api/openai", { text: "1. B 2. D", prompt: "x" });
+    expect(plain.json()).toMatchObject({ data: { "1": "B", "2": "D" }, warnings: [] });
+    const questions = await post(withoutModel, me, "/api/openai", { text: NCVEC });
+    expect(questions.json().warnings).toEqual([]);
+  });
+
   it("answers 400 on empty text, 401 anonymous", async () => {
     const me = await withoutModel.user();
     for (const body of [{ text: "   ", format: "json" }, { format: "json" }]) {
@@ -161,6 +191,7 @@ describe("POST /api/openai with a model", () => {
       data: MODEL_QUESTIONS.questions,
       error: null,
       source: "model",
+      warnings: [],
     });
     expect(JSON.stringify(model.doGenerateCalls.at(-1)!.prompt)).toContain("E1A01 (D)");
 

@@ -38,6 +38,12 @@ export interface AiProcessResult {
   error: string | null;
   /** Which path answered: the model, or the deterministic parser (no model, or it failed). */
   source: "model" | "parser";
+  /**
+   * Not in the spec (additive): what the deterministic parser wants the user to know about its
+   * reading, e.g. an answer key's later sections left out, numeric answers read as letters, dropped
+   * items. Empty when the model answered or there is nothing to say.
+   */
+  warnings: string[];
 }
 
 export const ZParserQuestionsRequest = z.object({

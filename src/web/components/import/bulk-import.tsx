@@ -40,6 +40,7 @@ export function BulkImport() {
         <ImportComplete
           summary={flow.summary}
           rowErrors={flow.parsed.errors}
+          rowWarnings={flow.parsed.warnings}
           onImportMore={() => {
             setWizardKey((k) => k + 1);
             setFlow({ phase: "upload" });

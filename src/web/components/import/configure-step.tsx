@@ -22,6 +22,15 @@ const FORMAT_OPTIONS: SelectOption[] = [
   { value: "qa", label: "Q&A (question row, then answer row)" },
 ];
 
+/** What each format expects of the file, under the Format Type select. */
+const FORMAT_HINTS: Record<ImportFormat, string> = {
+  standard:
+    "A cell starting '12.' begins question 12; cells starting 'A.' to 'E.' are its options.",
+  questionPerRow:
+    "One question per row, with its options, answer and category in their own columns.",
+  qa: "A question row, then its answer row. Write the options in the question cell after the question: 'Which …? A. … B. … C. …'.",
+};
+
 const OPTION_KEY: Record<Letter, keyof ImportSettings> = {
   A: "optionAColumn",
   B: "optionBColumn",
@@ -182,6 +191,7 @@ export function ConfigureStep({
               onValueChange={(v) => onChange({ format: v as ImportFormat })}
               options={FORMAT_OPTIONS}
             />
+            <p className="text-xs text-muted-foreground">{FORMAT_HINTS[settings.format]}</p>
           </div>
           <div className="grid gap-2">
             <Label htmlFor="import-header-row">Header Row</Label>

@@ -13,6 +13,7 @@ import {
   buildCommitItems,
   chunk,
   percentDone,
+  previewText,
   toImportItem,
   type DuplicateItem,
   type Resolution,
@@ -102,6 +103,8 @@ export function DuplicateDetection({ questions, onCancel, onComplete }: Duplicat
     [questions, clear, show, utils],
   );
 
+  // Cancel (or leaving the page) sends no further batch and ignores the one in flight (the check
+  // is read-only): nothing is saved before the check is over, so the bank stays as it was.
   useEffect(() => {
     let cancelled = false;
     const run = async () => {
@@ -174,6 +177,11 @@ export function DuplicateDetection({ questions, onCancel, onComplete }: Duplicat
                 {percentDone(stage.done, total)}% ({stage.done} of {total})
               </p>
             </CardContent>
+            <CardFooter>
+              <Button variant="outline" onClick={onCancel}>
+                Cancel
+              </Button>
+            </CardFooter>
           </>
         )}
 
@@ -197,6 +205,7 @@ export function DuplicateDetection({ questions, onCancel, onComplete }: Duplicat
               {duplicates.length === 0 && (
                 <p role="status">No duplicates found. Proceeding with import.</p>
               )}
+              {duplicates.length > 0 && <DuplicateSummaryList duplicates={duplicates} />}
             </CardContent>
             {duplicates.length > 0 && (
               <CardFooter className="flex-wrap justify-between">
@@ -260,6 +269,37 @@ export function DuplicateDetection({ questions, onCancel, onComplete }: Duplicat
         />
       )}
     </div>
+  );
+}
+
+const SUMMARY_SHOWN = 20;
+
+/** Each flagged question beside the start of its best match (SPEC §9 'existing' preview). */
+function DuplicateSummaryList({ duplicates }: { duplicates: readonly DuplicateItem[] }) {
+  const shown = duplicates.slice(0, SUMMARY_SHOWN);
+  return (
+    <ul aria-label="Potential duplicates" className="grid gap-1 text-sm">
+      {shown.map((d) => {
+        const best = d.matches[0];
+        return (
+          <li key={d.index} className="break-words">
+            <span className="font-medium">
+              {d.question.sourceRow ? `Row ${d.question.sourceRow}` : `Question ${d.index + 1}`}
+            </span>
+            {best && (
+              <span className="text-muted-foreground">
+                {" "}
+                matches &ldquo;{previewText(best.question.text)}&rdquo; (
+                {Math.round(best.similarity.score * 100)}%)
+              </span>
+            )}
+          </li>
+        );
+      })}
+      {duplicates.length > shown.length && (
+        <li className="text-muted-foreground">and {duplicates.length - shown.length} more</li>
+      )}
+    </ul>
   );
 }
 

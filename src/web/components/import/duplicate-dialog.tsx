@@ -15,6 +15,7 @@ import { Label } from "@/web/components/ui/label";
 import { OptionSelect } from "@/web/components/ui/select";
 import {
   defaultResolution,
+  previewText,
   resolutionFor,
   type DuplicateItem,
   type MatchView,
@@ -128,7 +129,7 @@ export function DuplicateDialog({ items, onDone, onCancel }: DuplicateDialogProp
               }}
               options={item.matches.map((m, i) => ({
                 value: String(i),
-                label: `Match ${i + 1} (${Math.round(m.similarity.score * 100)}%)`,
+                label: `Match ${i + 1} (${Math.round(m.similarity.score * 100)}%): ${previewText(m.question.text)}`,
               }))}
             />
           </div>

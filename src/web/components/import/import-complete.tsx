@@ -6,17 +6,24 @@ import { Button } from "@/web/components/ui/button";
 import { Card, CardContent, CardFooter, CardHeader, CardTitle } from "@/web/components/ui/card";
 import type { CommitSummary } from "./duplicate-detection";
 import { StepIndicator } from "./import-wizard";
-import { RowErrorList } from "./review-step";
+import { RowNoteList } from "./review-step";
 
 interface ImportCompleteProps {
   summary: CommitSummary;
-  /** Rows of the file that could not become (complete) questions: the 'Errors' count. */
+  /** Rows of the file that could not become questions: the 'Errors' count. */
   rowErrors: readonly RowError[];
+  /** Rows that became questions with a note (e.g. without an answer): listed, not counted. */
+  rowWarnings: readonly RowError[];
   onImportMore: () => void;
 }
 
 /** SPEC §2 'Import Complete' and the page flow's complete screen, as one screen. */
-export function ImportComplete({ summary, rowErrors, onImportMore }: ImportCompleteProps) {
+export function ImportComplete({
+  summary,
+  rowErrors,
+  rowWarnings,
+  onImportMore,
+}: ImportCompleteProps) {
   const stats: [string, number][] = [
     ["Total", summary.total],
     ["Duplicates", summary.duplicates],
@@ -49,7 +56,8 @@ export function ImportComplete({ summary, rowErrors, onImportMore }: ImportCompl
               {summary.skipped} {summary.skipped === 1 ? "question was" : "questions were"} skipped.
             </p>
           )}
-          {rowErrors.length > 0 && <RowErrorList errors={rowErrors} />}
+          {rowErrors.length > 0 && <RowNoteList kind="errors" notes={rowErrors} />}
+          {rowWarnings.length > 0 && <RowNoteList kind="warnings" notes={rowWarnings} />}
         </CardContent>
         <CardFooter className="flex-wrap justify-between">
           <Button variant="outline" onClick={onImportMore}>

@@ -1,4 +1,6 @@
+import { DUPLICATE_DETECTION, yearRangeError } from "@/core/constants";
 import type { ParsedQuestion, ParseRowsResult, RowError } from "@/core/import/types";
+import { firstIssueMessage, ZBulkQuestionItem } from "@/core/schemas";
 import type { ManualMergeField, MergeStrategy } from "@/core/similarity";
 
 /**
@@ -51,6 +53,18 @@ export function percentDone(done: number, total: number): number {
   if (total <= 0) return 100;
   const percent = Math.floor((done / total) * 100);
   return done >= total ? 100 : Math.min(99, percent);
+}
+
+/**
+ * SPEC §9: the 'existing' preview shows the first 50 characters of the matched question's text
+ * (whitespace collapsed; an ellipsis when there is more).
+ */
+export function previewText(
+  text: string,
+  chars: number = DUPLICATE_DETECTION.PREVIEW_CHARS,
+): string {
+  const flat = [...text.replace(/\s+/g, " ").trim()];
+  return flat.length <= chars ? flat.join("") : `${flat.slice(0, chars).join("").trimEnd()}…`;
 }
 
 /** The pieces of a duplicate-check answer this screen reads (imports.checkDuplicates). */
@@ -149,23 +163,43 @@ export function buildCommitItems(
 }
 
 /**
- * Questions the bank cannot store (no text, or options A and B missing: a stored question needs
- * both) become row errors here, at review, rather than failing the whole save later. Q&A files,
- * which carry no options at all, end up with nothing to import and the 'No valid questions' message.
+ * What the save would refuse, found per row before anything is sent
+ * (docs/decisions/070-import-errors-and-warnings.md): the same schema imports.commit validates each
+ * item with (ZBulkQuestionItem) and the same year range. Null when the question can be saved.
  */
-export function splitImportable(result: ParseRowsResult): ParseRowsResult {
+export function importProblem(question: ParsedQuestion, now: Date): string | null {
+  if (question.text.trim() === "") return "the question has no text";
+  if (question.options.A.trim() === "" || question.options.B.trim() === "") {
+    return "at least options A and B are required";
+  }
+  const parsed = ZBulkQuestionItem.safeParse(toImportItem(question));
+  if (!parsed.success) return firstIssueMessage(parsed.error);
+  return yearRangeError(parsed.data.year, now);
+}
+
+/**
+ * Questions the bank cannot store (no text, options A and B missing, a field over its length limit,
+ * a year out of range…) become row errors 'Row N: reason' here, at review, rather than failing the
+ * whole save later; the rest still imports. The parser's warnings pass through: those rows did
+ * become questions. Used by the wizard and the CLI (`prite import`).
+ */
+export function splitImportable(result: ParseRowsResult, now: Date = new Date()): ParseRowsResult {
   const questions: ParsedQuestion[] = [];
   const errors: RowError[] = [...result.errors];
   for (const question of result.questions) {
-    const row = question.sourceRow ?? 0;
-    if (question.text.trim() === "") {
-      errors.push({ row, message: `Row ${row}: the question has no text` });
-    } else if (question.options.A.trim() === "" || question.options.B.trim() === "") {
-      errors.push({ row, message: `Row ${row}: at least options A and B are required` });
-    } else {
+    const problem = importProblem(question, now);
+    if (problem === null) {
       questions.push(question);
+      continue;
     }
+    const row = question.sourceRow ?? 0;
+    errors.push({ row, message: `Row ${row}: ${problem}` });
   }
-  errors.sort((a, b) => a.row - b.row);
-  return { questions, errors, skipped: result.skipped };
+  const byRow = (a: RowError, b: RowError) => a.row - b.row;
+  return {
+    questions,
+    errors: errors.sort(byRow),
+    warnings: [...result.warnings].sort(byRow),
+    skipped: result.skipped,
+  };
 }

@@ -7,13 +7,13 @@ import {
   parseRows,
   suggestImportSettings,
 } from "@/core/import/parse-rows";
-import type { ImportSettings, ParseRowsResult } from "@/core/import/types";
+import type { ImportSettings, ParseRowsResult, RowError } from "@/core/import/types";
 import { checkUpload } from "@/core/import/zip-guard";
 import { useBanner } from "@/web/components/ui/alert";
 import { ConfigureStep, type LoadedSheet } from "./configure-step";
 import { splitImportable } from "./import-flow";
 import { defaultYear } from "./question-fields";
-import { ReviewStep } from "./review-step";
+import { ReviewStep, RowNoteList } from "./review-step";
 import { UploadStep } from "./upload-step";
 
 export const WIZARD_STEPS = ["Upload", "Configure Import", "Review Questions", "Import Complete"];
@@ -44,7 +44,13 @@ function widthOf(rows: readonly (readonly string[])[]): number {
 
 /** SPEC §2 / §4 Bulk import wizard, steps 1 to 3 (step 4 is the page flow's complete screen). */
 export function ImportWizard({ onImport, importing }: ImportWizardProps) {
-  const { show, clear, banner } = useBanner();
+  const { show, clear: clearBanner, banner } = useBanner();
+  // Rows that failed when nothing at all could be imported: the banner alone would not say why.
+  const [rejected, setRejected] = useState<readonly RowError[]>([]);
+  const clear = () => {
+    clearBanner();
+    setRejected([]);
+  };
   const [step, setStep] = useState<1 | 2 | 3>(1);
   const [reading, setReading] = useState(false);
   const [processing, setProcessing] = useState(false);
@@ -104,6 +110,7 @@ export function ImportWizard({ onImport, importing }: ImportWizardProps) {
   /** A new header row means new labels: detect the columns again from them. */
   const changeHeaderRow = (headerRow: number) => {
     if (!file) return;
+    setRejected([]);
     const width = widthOf(file.rows);
     const header = headerRow >= 0 ? file.rows[headerRow] : undefined;
     setLabels(columnLabels(header ?? [], width));
@@ -130,6 +137,7 @@ export function ImportWizard({ onImport, importing }: ImportWizardProps) {
         const result = splitImportable(parseRows(file.rows, settings));
         if (result.questions.length === 0) {
           show("error", NO_VALID_QUESTIONS_MESSAGE);
+          setRejected(result.errors);
           return;
         }
         setParsed(result);
@@ -152,13 +160,17 @@ export function ImportWizard({ onImport, importing }: ImportWizardProps) {
         Step {step}: {WIZARD_STEPS[step - 1]}
       </h2>
       {banner}
+      {step === 2 && rejected.length > 0 && <RowNoteList kind="errors" notes={rejected} />}
       {step === 1 && <UploadStep onFile={(f) => void handleFile(f)} busy={reading} />}
       {step === 2 && file && (
         <ConfigureStep
           file={file}
           settings={settings}
           labels={labels}
-          onChange={(patch) => setSettings({ ...settings, ...patch })}
+          onChange={(patch) => {
+            setRejected([]);
+            setSettings({ ...settings, ...patch });
+          }}
           onHeaderRowChange={changeHeaderRow}
           onSheetChange={(sheet) => void changeSheet(sheet)}
           onBack={() => {
@@ -173,6 +185,7 @@ export function ImportWizard({ onImport, importing }: ImportWizardProps) {
         <ReviewStep
           questions={parsed.questions}
           errors={parsed.errors}
+          warnings={parsed.warnings}
           skipped={parsed.skipped}
           settings={settings}
           onBack={() => {

@@ -7,7 +7,10 @@ import { AnswerBadge, OptionList } from "./question-fields";
 
 interface ReviewStepProps {
   questions: readonly ParsedQuestion[];
+  /** Rows that could not become questions. */
   errors: readonly RowError[];
+  /** Rows that became questions with a note. */
+  warnings: readonly RowError[];
   skipped: number;
   settings: ImportSettings;
   onBack: () => void;
@@ -19,6 +22,7 @@ interface ReviewStepProps {
 export function ReviewStep({
   questions,
   errors,
+  warnings,
   skipped,
   settings,
   onBack,
@@ -63,7 +67,8 @@ export function ReviewStep({
         </ol>
       </section>
 
-      {errors.length > 0 && <RowErrorList errors={errors} />}
+      {errors.length > 0 && <RowNoteList kind="errors" notes={errors} />}
+      {warnings.length > 0 && <RowNoteList kind="warnings" notes={warnings} />}
 
       <Card className="gap-3 py-4">
         <CardHeader>
@@ -87,8 +92,14 @@ export function ReviewStep({
             <li>{withAnswers ? "Answers will be imported" : "Answers will not be imported"}</li>
             {errors.length > 0 && (
               <li>
-                {errors.length} {errors.length === 1 ? "row has" : "rows have"} problems (listed
+                {errors.length} {errors.length === 1 ? "row" : "rows"} will not be imported (listed
                 above)
+              </li>
+            )}
+            {warnings.length > 0 && (
+              <li>
+                {warnings.length} {warnings.length === 1 ? "question comes" : "questions come"} in
+                with a note (listed above)
               </li>
             )}
             {skipped > 0 && (
@@ -112,30 +123,55 @@ export function ReviewStep({
   );
 }
 
-const ERRORS_SHOWN = 50;
+const NOTES_SHOWN = 50;
 
-/** The rows that could not become (complete) questions, with the reason for each. */
-export function RowErrorList({ errors }: { errors: readonly RowError[] }) {
-  const shown = errors.slice(0, ERRORS_SHOWN);
+const NOTE_KINDS = {
+  errors: {
+    title: "Rows not imported",
+    intro: "These rows could not become questions:",
+    className: "border-destructive/40 bg-error-soft text-error-soft-foreground",
+  },
+  warnings: {
+    title: "Rows imported with a note",
+    intro: "These rows became questions; check them after the import:",
+    className: "border-warning/40 bg-warning-soft text-warning-soft-foreground",
+  },
+} as const;
+
+/**
+ * Rows of the file with what happened to them and why: 'errors' could not become questions (the
+ * 'Errors' count), 'warnings' did, with a note (e.g. imported without an answer).
+ */
+export function RowNoteList({
+  kind,
+  notes,
+}: {
+  kind: keyof typeof NOTE_KINDS;
+  notes: readonly RowError[];
+}) {
+  const shown = notes.slice(0, NOTES_SHOWN);
+  const { title, intro, className } = NOTE_KINDS[kind];
+  const headingId = `row-${kind}-heading`;
   return (
     <section
-      aria-labelledby="row-errors-heading"
-      className="grid gap-2 rounded-md border border-warning/40 bg-warning-soft p-3 text-warning-soft-foreground"
+      aria-labelledby={headingId}
+      className={`grid gap-2 rounded-md border p-3 ${className}`}
     >
-      <h3 id="row-errors-heading" className="font-semibold">
-        Rows with problems ({errors.length})
+      <h3 id={headingId} className="font-semibold">
+        {title} ({notes.length})
       </h3>
+      <p className="text-sm">{intro}</p>
       <ul className="grid max-h-64 gap-1 overflow-y-auto text-sm">
-        {shown.map((error, i) => (
+        {shown.map((note, i) => (
           <li key={i} className="break-words">
-            {error.message.startsWith(`Row ${error.row}`)
-              ? error.message
-              : `Row ${error.row}: ${error.message}`}
+            {note.message.startsWith(`Row ${note.row}`)
+              ? note.message
+              : `Row ${note.row}: ${note.message}`}
           </li>
         ))}
       </ul>
-      {errors.length > shown.length && (
-        <p className="text-sm">and {errors.length - shown.length} more</p>
+      {notes.length > shown.length && (
+        <p className="text-sm">and {notes.length - shown.length} more</p>
       )}
     </section>
   );

@@ -84,7 +84,8 @@ export function UploadStep({ onFile, busy }: UploadStepProps) {
         </ul>
         <p className="mt-3 text-muted-foreground">
           One question per row with options in their own columns works best. Numbered questions with
-          lettered options in one column (A. … E.) and question/answer row pairs are read too.
+          lettered options in one column (A. … E.) are read too, and question/answer row pairs whose
+          question cell holds the options (&lsquo;Which …? A. … B. …&rsquo;).
         </p>
       </div>
     </div>

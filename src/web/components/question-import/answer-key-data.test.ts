@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { answersFromData } from "./answer-key-data";
+import { answersFromData, keyFromResponse } from "./answer-key-data";
 
 describe("answersFromData", () => {
   it("reads an object map, normalising letters", () => {
@@ -22,5 +22,33 @@ describe("answersFromData", () => {
     expect(answersFromData(null)).toEqual({});
     expect(answersFromData([1, 2])).toEqual({});
     expect(answersFromData("")).toEqual({});
+  });
+});
+
+describe("keyFromResponse", () => {
+  it("keeps the server parser's warnings beside the answers", () => {
+    const warnings = [
+      "Answers given as numbers were read as letters: 1 = A, 2 = B, 3 = C, 4 = D, 5 = E.",
+    ];
+    expect(keyFromResponse({ data: { "1": "A", "2": "C" }, warnings })).toEqual({
+      answers: { 1: "A", 2: "C" },
+      warnings,
+    });
+  });
+
+  it("reads plain text with the parser here, adding its warnings", () => {
+    expect(keyFromResponse({ data: "1. 2\n2. 4", warnings: [] })).toEqual({
+      answers: { 1: "B", 2: "D" },
+      warnings: [
+        "Answers given as numbers were read as letters: 1 = A, 2 = B, 3 = C, 4 = D, 5 = E.",
+      ],
+    });
+  });
+
+  it("treats a missing warnings field (an older server) as none", () => {
+    expect(keyFromResponse({ data: '```json\n{"3": "e"}\n```' })).toEqual({
+      answers: { 3: "E" },
+      warnings: [],
+    });
   });
 });

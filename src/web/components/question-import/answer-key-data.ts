@@ -22,17 +22,41 @@ function normalise(value: unknown): Record<number, string> {
   return out;
 }
 
+/** What the answer-key review shows: the answers and the parser's notes about reading them. */
+export interface KeyReading {
+  answers: Record<number, string>;
+  warnings: string[];
+}
+
 /**
  * The AI path's answer for an answer key (SPEC §7: a map of question number to letter, as an object
- * or as JSON text, possibly code-fenced) → {number: letter}. Text that is not JSON is read by the
- * deterministic answer-key parser instead.
+ * or as JSON text, possibly code-fenced). Text that is not JSON is read by the deterministic
+ * answer-key parser instead, with its warnings.
  */
-export function answersFromData(data: unknown): Record<number, string> {
-  if (typeof data !== "string") return normalise(data);
-  const text = stripFences(data);
+function readKey(data: unknown): KeyReading {
+  if (typeof data !== "string") return { answers: normalise(data), warnings: [] };
   try {
-    return normalise(JSON.parse(text) as unknown);
+    return { answers: normalise(JSON.parse(stripFences(data)) as unknown), warnings: [] };
   } catch {
-    return { ...parseAnswerKey(data).answers };
+    const key = parseAnswerKey(data);
+    return { answers: { ...key.answers }, warnings: key.warnings };
   }
+}
+
+/** {number: letter} from the AI path's `data`. */
+export function answersFromData(data: unknown): Record<number, string> {
+  return readKey(data).answers;
+}
+
+/**
+ * The AI path's whole answer for an answer key → answers and warnings: the server's (its
+ * deterministic parser's notes: extra sections, numeric answers, dropped items) and, for text that
+ * is not JSON, those of the same parser run here.
+ */
+export function keyFromResponse(response: {
+  data?: unknown;
+  warnings?: readonly string[];
+}): KeyReading {
+  const read = readKey(response.data);
+  return { answers: read.answers, warnings: [...(response.warnings ?? []), ...read.warnings] };
 }

@@ -6,8 +6,8 @@ import { useBanner } from "@/web/components/ui/alert";
 import { Button } from "@/web/components/ui/button";
 import { Card, CardContent, CardFooter, CardHeader, CardTitle } from "@/web/components/ui/card";
 import { errorMessage, trpc } from "@/web/lib/trpc";
-import { answersFromData } from "./answer-key-data";
-import { OutcomeCard, PasteInputCard } from "./paste-parts";
+import { keyFromResponse } from "./answer-key-data";
+import { OutcomeCard, ParserWarnings, PasteInputCard } from "./paste-parts";
 
 type Step = "input" | "review" | "complete";
 
@@ -25,6 +25,8 @@ export function AnswerKeyImport() {
   const [year, setYear] = useState(() => defaultYear());
   const [text, setText] = useState("");
   const [answers, setAnswers] = useState<Record<number, string>>({});
+  // The parser's notes on how it read the key (sections left out, numbers read as letters…).
+  const [warnings, setWarnings] = useState<string[]>([]);
   const [busy, setBusy] = useState(false);
 
   const aiProcess = trpc.ai.process.useMutation();
@@ -48,12 +50,13 @@ export function AnswerKeyImport() {
         show("error", result.error || "Failed to process answer key");
         return;
       }
-      const found = answersFromData(result.data);
-      if (Object.keys(found).length === 0) {
+      const found = keyFromResponse(result);
+      if (Object.keys(found.answers).length === 0) {
         show("error", "Error processing answer key: no answers were found in the text");
         return;
       }
-      setAnswers(found);
+      setAnswers(found.answers);
+      setWarnings(found.warnings);
       setStep("review");
     } catch (error) {
       const detail = errorMessage(error, error instanceof Error ? error.message : "");
@@ -126,6 +129,7 @@ export function AnswerKeyImport() {
                 <dd className="font-semibold">{numbers.length} answers found</dd>
               </div>
             </dl>
+            <ParserWarnings warnings={warnings} />
             <ul
               aria-label="Answers by question number"
               className="grid grid-cols-4 gap-2 min-[420px]:grid-cols-5 sm:grid-cols-8"
@@ -170,6 +174,7 @@ export function AnswerKeyImport() {
                 clear();
                 setText("");
                 setAnswers({});
+                setWarnings([]);
                 setStep("input");
               }}
             >

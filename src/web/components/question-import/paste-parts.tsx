@@ -2,6 +2,7 @@ import type { LucideIcon } from "lucide-react";
 import type { ReactNode } from "react";
 import type { Part } from "@/core/import/types";
 import { PartYearFields } from "@/web/components/import/question-fields";
+import { Alert } from "@/web/components/ui/alert";
 import { Button } from "@/web/components/ui/button";
 import { Card, CardContent, CardFooter } from "@/web/components/ui/card";
 import { Label } from "@/web/components/ui/label";
@@ -93,5 +94,24 @@ export function StickyActions({ children }: { children: ReactNode }) {
     <div className="sticky bottom-[calc(4.5rem+env(safe-area-inset-bottom))] flex flex-wrap justify-between gap-2 rounded-lg border bg-card/95 p-3 shadow-md backdrop-blur">
       {children}
     </div>
+  );
+}
+
+/**
+ * The parser's notes on how it read the pasted text (e.g. an answer key's later sections left out,
+ * answers given as numbers read as letters): shown on the review step, never auto-closed.
+ */
+export function ParserWarnings({ warnings }: { warnings: readonly string[] }) {
+  if (warnings.length === 0) return null;
+  return (
+    <Alert type="warning" dismissible={false} autoCloseMs={null} title="Check before saving">
+      <ul aria-label="Parser warnings" className="grid list-disc gap-1 pl-5">
+        {warnings.map((warning, i) => (
+          <li key={i} className="break-words">
+            {warning}
+          </li>
+        ))}
+      </ul>
+    </Alert>
   );
 }
