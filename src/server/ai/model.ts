@@ -2,12 +2,40 @@ import { createOpenAI } from "@ai-sdk/openai";
 import type { LanguageModel } from "ai";
 import type { Env } from "../env";
 
-/** null when no key is configured: every AI feature then takes its deterministic path. */
-export function createAiModel(
-  env: Pick<Env, "OPENAI_API_KEY" | "OPENAI_BASE_URL" | "AI_MODEL">,
-): LanguageModel | null {
-  if (!env.OPENAI_API_KEY) return null;
-  const provider = createOpenAI({ apiKey: env.OPENAI_API_KEY, baseURL: env.OPENAI_BASE_URL });
+type AiEnv = Pick<Env, "OPENAI_API_KEY" | "OPENAI_BASE_URL" | "AI_MODEL">;
+type Fetch = typeof globalThis.fetch;
+
+/**
+ * A model is configured by a key (OpenAI itself, or any server that wants one) or by a base URL alone
+ * (a local OpenAI-compatible server that needs no key, DESIGN §1).
+ */
+export function aiConfigured(env: Pick<Env, "OPENAI_API_KEY" | "OPENAI_BASE_URL">): boolean {
+  return Boolean(env.OPENAI_API_KEY || env.OPENAI_BASE_URL);
+}
+
+/** Requests to a keyless server carry no Authorization header rather than an empty 'Bearer '. */
+function withoutAuthorization(inner: Fetch): Fetch {
+  return (input, init) => {
+    const headers = new Headers(init?.headers);
+    headers.delete("authorization");
+    return inner(input, { ...init, headers });
+  };
+}
+
+/**
+ * The configured language model, or null when neither a key nor a base URL is set: every AI feature
+ * then takes its deterministic path. `fetch` is for tests, which never reach the network.
+ */
+export function createAiModel(env: AiEnv, options: { fetch?: Fetch } = {}): LanguageModel | null {
+  if (!aiConfigured(env)) return null;
+  const fetch = options.fetch ?? globalThis.fetch;
+  const apiKey = env.OPENAI_API_KEY;
+  const provider = createOpenAI({
+    // The provider insists on a key string; without one it sends none (see withoutAuthorization).
+    apiKey: apiKey ?? "",
+    baseURL: env.OPENAI_BASE_URL,
+    fetch: apiKey ? fetch : withoutAuthorization(fetch),
+  });
   // OpenAI-compatible local servers speak Chat Completions, not the Responses API.
   return env.OPENAI_BASE_URL ? provider.chat(env.AI_MODEL) : provider(env.AI_MODEL);
 }

@@ -61,10 +61,17 @@ export function isUnauthorized(error: unknown): boolean {
 /**
  * The text to show for a failed call: the server's own message when the server produced one
  * (it speaks the product's language), otherwise the screen's default such as 'Login failed'.
- * Transport failures ("Failed to fetch") are not the product's words, so they get the default.
+ * Transport failures ("Failed to fetch") are not the product's words, so they get the default; nor is
+ * a 500's generic 'Internal server error', which says less than the screen's default
+ * (docs/decisions/076-server-errors-show-the-screens-default.md).
  */
 export function errorMessage(error: unknown, fallback: string): string {
-  if (error instanceof TRPCClientError && error.data && typeof error.message === "string") {
+  if (
+    error instanceof TRPCClientError &&
+    error.data &&
+    httpStatusOf(error) !== 500 &&
+    typeof error.message === "string"
+  ) {
     const message = error.message.trim();
     if (message) return message;
   }

@@ -39,10 +39,11 @@ export const questions = pgTable(
     isPublic: boolean().notNull().default(false),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
-    // Lower-cased text, options and explanation in one column so one trigram index serves search.
+    // Lower-cased text, option values and explanation in one column so one trigram index serves search.
+    // question_search_text (drizzle/0009) reads the options' values only: no letters, quotes or colons.
     searchText: text()
       .notNull()
-      .generatedAlwaysAs(sql`lower(text || ' ' || (options::text) || ' ' || explanation)`),
+      .generatedAlwaysAs(sql`question_search_text(text, options, explanation)`),
   },
   (t) => [
     check("questions_part_check", sql`${t.part} in ('1','2')`),

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHarness, type Harness, type TestUser } from "../../test/harness";
 import { validQuestion } from "./questions.fixtures";
-import { containsPattern, searchTerms } from "./questions.service";
+import { containsPattern } from "./questions.service";
+import { searchTerms } from "./questions.types";
 
 let h: Harness;
 let alice: TestUser;
@@ -104,6 +105,17 @@ describe("search text", () => {
     expect(containsPattern("50%_a\\b")).toBe("%50\\%\\_a\\\\b%");
     expect(searchTerms("  Foo  bar foo\tBAZ ")).toEqual(["foo", "bar", "baz"]);
   });
+
+  it("searches up to 8 distinct words and refuses more with a message, never dropping one", async () => {
+    const eight = "lithium kidney and the 50% of cases_ok nephrogenic LITHIUM";
+    expect(searchTerms(eight)).toHaveLength(8);
+    const page = await bob.caller.questions.search({ text: eight });
+    expect(page.items.map((q) => q._id)).toEqual([ids.bobPublic]);
+    // A ninth word would have excluded the match: it is refused, not ignored.
+    await expect(bob.caller.questions.search({ text: `${eight} absentword` })).rejects.toThrow(
+      "Search for at most 8 words at a time",
+    );
+  });
 });
 
 describe("search never leaks another user's private question", () => {
@@ -203,6 +215,7 @@ describe("filters", () => {
       ["page=abc", "Page must be a positive whole number"],
       ["pageSize=101", "Page size must be between 1 and 100"],
       [`text=${"x".repeat(201)}`, "Search text must be at most 200 characters"],
+      ["text=one+two+three+four+five+six+seven+eight+nine", "Search for at most 8 words at a time"],
     ] as const) {
       const res = await rest(bob, `/api/questions/search?${query}`);
       expect(res.statusCode, query).toBe(400);
@@ -253,5 +266,67 @@ describe("pagination", () => {
     expect(list.nextCursor).toBe(2);
     const restList = await rest(carol, "/api/questions?limit=5");
     expect(restList.json()).toHaveLength(5);
+  });
+});
+
+describe("search reads option values, not their letters or JSON", () => {
+  let erin: TestUser;
+  beforeAll(async () => {
+    erin = await h.user({ username: "search_erin" });
+    // No 'a', 'b', quote or colon anywhere in what a user can read of this one.
+    await add(erin, "erinPlain", {
+      text: "Which drug to pick first?",
+      options: { A: "Lithium", B: "Fluoxetine" },
+      explanation: "SSRIs come first.",
+      category: "Erin",
+      isPublic: false,
+    });
+    await add(erin, "erinQuoted", {
+      text: "How should the resident decline?",
+      options: { A: 'Tell him to say "no" firmly', B: "Ignore him" },
+      explanation: "",
+      category: "Erin",
+      isPublic: true,
+    });
+  });
+  const mine = (text: string) =>
+    erin.caller.questions
+      .search({ text, category: "Erin", visibility: "mine" })
+      .then((p) => p.items.map((q) => q._id));
+
+  it("does not match every question on an option letter, a quote or a colon", async () => {
+    expect(await mine("a")).toEqual([ids.erinQuoted]);
+    expect(await mine("b")).toEqual([]);
+    expect(await mine("A")).toEqual([ids.erinQuoted]);
+    expect(await mine(":")).toEqual([]);
+    expect(await mine("{")).toEqual([]);
+    expect(await mine('"')).toEqual([ids.erinQuoted]);
+    expect(await mine("lithium")).toEqual([ids.erinPlain]);
+  });
+
+  it("finds a quote inside an option as typed, through either matching path", async () => {
+    expect(await mine('say "no"')).toEqual([ids.erinQuoted]);
+    expect(await mine('"NO" FIRMLY')).toEqual([ids.erinQuoted]);
+    // Another user's public search walks the trigram index (LIKE) rather than strpos.
+    const page = await bob.caller.questions.search({ text: 'say "no"', visibility: "public" });
+    expect(page.items.map((q) => q._id)).toEqual([ids.erinQuoted]);
+    const res = await rest(
+      bob,
+      `/api/questions/search?text=${encodeURIComponent('"no" firmly')}&visibility=public`,
+    );
+    expect(res.json().map((q: { _id: string }) => q._id)).toEqual([ids.erinQuoted]);
+  });
+
+  it("keeps search_text in step with edits of the options", async () => {
+    await erin.caller.questions.update({
+      id: ids.erinPlain!,
+      data: { options: { A: "Lithium", B: 'Valproate "VPA"' } },
+    });
+    expect(await mine('"vpa"')).toEqual([ids.erinPlain]);
+    await erin.caller.questions.update({
+      id: ids.erinPlain!,
+      data: { options: { A: "Lithium", B: "Fluoxetine" } },
+    });
+    expect(await mine("vpa")).toEqual([]);
   });
 });

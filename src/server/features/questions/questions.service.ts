@@ -38,7 +38,9 @@ import {
   QUESTION_MESSAGES_SERVER as MSG,
   QUESTION_PAGE,
   SEARCH_COUNT_CAP,
+  SEARCH_MESSAGES,
   SEARCH_TERMS_MAX,
+  searchTerms,
   type CategoryStat,
   type QuestionPage,
   type TBulkCreateRequest,
@@ -97,12 +99,6 @@ export function containsPattern(term: string): string {
   return `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
-/** The words of a search, each matched on its own (all must occur), duplicates and blanks dropped. */
-export function searchTerms(text: string): string[] {
-  const words = text.trim().toLowerCase().split(/\s+/u).filter(Boolean);
-  return [...new Set(words)].slice(0, SEARCH_TERMS_MAX);
-}
-
 /**
  * The visibility rule split into branches that each walk one index in creation order: the viewer's own
  * questions (creator index) and public ones (partial index on public questions). An OR of the two can
@@ -145,7 +141,10 @@ function searchFilters(input: SearchInput, useTrigramIndex: boolean): SQL[] {
         : eq(questions.category, input.category),
     );
   }
-  for (const term of searchTerms(input.text ?? "")) {
+  const terms = searchTerms(input.text ?? "");
+  // The request schema refuses this first; words are never dropped silently.
+  if (terms.length > SEARCH_TERMS_MAX) throw badRequest(SEARCH_MESSAGES.TOO_MANY_WORDS);
+  for (const term of terms) {
     // search_text is lower-cased by the same lower() the term goes through. LIKE (escaped) can use the
     // trigram index for terms of 3+ characters; strpos is a plain substring test, checked row by row.
     conditions.push(
@@ -162,8 +161,9 @@ type SearchInput = Omit<TSearchQuestions, "visibility"> & { visibility?: TVisibi
 /**
  * Search over the questions the viewer may see (SPEC §5 'Search and browse'). The visibility rule is
  * part of every branch of the query, whatever else is asked: another user's private question never
- * matches, and is never counted. Free text is matched case-insensitively in the text, options and
- * explanation (one trigram-indexed column), every word on its own; results are newest first and paged.
+ * matches, and is never counted. Free text is matched case-insensitively in the text, option values
+ * and explanation (one trigram-indexed column), every word on its own; results are newest first and
+ * paged.
  * The total is exact up to {@link SEARCH_COUNT_CAP} matches per branch; beyond that `totalCapped` says
  * the total is a lower bound (docs/decisions/010-question-search-and-pagination.md).
  */
@@ -226,14 +226,19 @@ export function listQuestions(
   return searchQuestions(db, viewerId, { text: "", visibility: "all", ...paging });
 }
 
-/** Categories present among the questions the viewer may see, for the Browse filter. */
+/**
+ * Categories present among the questions the viewer may see, for the Browse filter. Questions without
+ * a category are offered as 'Uncategorized' (last), which the search's category filter understands.
+ */
 export async function presentCategories(db: Db, viewerId: string): Promise<string[]> {
   const rows = await db
     .selectDistinct({ category: questions.category })
     .from(questions)
-    .where(and(visibleTo(viewerId), ne(questions.category, "")))
+    .where(visibleTo(viewerId))
     .orderBy(asc(questions.category));
-  return rows.map((r) => r.category);
+  const labels = new Set(rows.map((r) => categoryLabel(r.category)));
+  const named = [...labels].filter((c) => c !== UNCATEGORIZED);
+  return labels.has(UNCATEGORIZED) ? [...named, UNCATEGORIZED] : named;
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -414,11 +419,15 @@ export function validateBulkItems(req: TBulkCreateRequest, now: Date): TBulkQues
   });
 }
 
-/** What a bulk item sets on a question: A-E options with at most one answer. */
+/**
+ * What a bulk item sets on a question: A-E options with at most one answer. A merge that changes the
+ * question's type (a multipleCorrect question becomes standard) clears the old type's instructions.
+ */
 function bulkFields(item: TBulkQuestionItem, previousType?: string) {
   const questionType =
     previousType === "fourOptions" && item.options.E === undefined ? "fourOptions" : "standard";
   return {
+    ...(previousType !== undefined && previousType !== questionType ? { instructions: "" } : {}),
     text: item.text,
     options: item.options,
     correctAnswer: item.correctAnswer,

@@ -421,6 +421,49 @@ describe("questions.bulkCreate", () => {
     expect(added!._id).not.toBe(q._id);
   });
 
+  it("clears a multipleCorrect question's instructions when a merge makes it standard", async () => {
+    const q = await alice.caller.questions.create(
+      validQuestion({
+        questionType: "multipleCorrect",
+        correctAnswer: "",
+        correctAnswers: ["A", "B"],
+        numCorrectAnswers: 2,
+        instructions: "Select the TWO best answers",
+      }) as never,
+    );
+    const keep = await alice.caller.questions.create(
+      validQuestion({
+        questionType: "fourOptions",
+        options: { A: "a", B: "b", C: "c", D: "d" },
+        instructions: "Choose the most specific finding",
+      }) as never,
+    );
+    const [merged, same] = await alice.caller.questions.bulkCreate({
+      questions: [
+        { _id: q._id, text: "Merged", options: { A: "1", B: "2" }, correctAnswer: "B", part: "1" },
+        {
+          _id: keep._id,
+          text: "Same type",
+          options: { A: "1", B: "2" },
+          correctAnswer: "A",
+          part: "1",
+        },
+      ] as never,
+    });
+    expect(merged).toMatchObject({
+      questionType: "standard",
+      correctAnswer: "B",
+      correctAnswers: ["B"],
+      numCorrectAnswers: 1,
+      instructions: "",
+    });
+    // The type did not change, so its instructions still apply.
+    expect(same).toMatchObject({
+      questionType: "fourOptions",
+      instructions: "Choose the most specific finding",
+    });
+  });
+
   it("uses Public Profile for items that do not say", async () => {
     await setPublicProfile(h, alice.user.id, true);
     const [a, b] = await alice.caller.questions.bulkCreate({
@@ -466,6 +509,24 @@ describe("categories and category stats", () => {
     const theirs = await bob.caller.questions.categories();
     expect(theirs).toContain("Ethics");
     expect(theirs).not.toContain("Secret Category");
+  });
+
+  it("offers Uncategorized, last, only when a visible question has no category", async () => {
+    const fay = await h.user({ username: "fay_q" });
+    const gus = await h.user({ username: "gus_q" });
+    await fay.caller.questions.create(validQuestion({ category: "Zeta" }) as never);
+    expect(await fay.caller.questions.categories()).not.toContain("Uncategorized");
+    const blank = await fay.caller.questions.create(validQuestion({ category: "" }) as never);
+    const withBlank = await fay.caller.questions.categories();
+    expect(withBlank.at(-1)).toBe("Uncategorized");
+    expect(withBlank.filter((c) => c === "Uncategorized")).toHaveLength(1);
+    // Fay's private uncategorized question is not offered to Gus, and choosing it finds it for Fay.
+    expect(await gus.caller.questions.categories()).not.toContain("Uncategorized");
+    const found = await fay.caller.questions.search({
+      category: "Uncategorized",
+      visibility: "mine",
+    });
+    expect(found.items.map((q) => q._id)).toEqual([blank._id]);
   });
 
   it("counts total, mastered, due and accuracy per category for the caller", async () => {

@@ -10,8 +10,14 @@ export const QUESTION_PAGE = { DEFAULT: 20, MAX: 100 } as const;
 export const SEARCH_COUNT_CAP = 500;
 /** Longest free-text search accepted; longer text is refused, not cut. */
 export const SEARCH_TEXT_MAX = 200;
-/** More words than this add nothing to a search but cost one index probe each. */
+/** Each word costs one index probe; more than this is refused with a message, never cut silently. */
 export const SEARCH_TERMS_MAX = 8;
+
+/** The words of a search, each matched on its own (all must occur), duplicates and blanks dropped. */
+export function searchTerms(text: string): string[] {
+  const words = text.trim().toLowerCase().split(/\s+/u).filter(Boolean);
+  return [...new Set(words)];
+}
 
 export const VISIBILITIES = ["all", "mine", "public"] as const;
 export type TVisibility = (typeof VISIBILITIES)[number];
@@ -19,6 +25,7 @@ export type TVisibility = (typeof VISIBILITIES)[number];
 export const SEARCH_MESSAGES = {
   VISIBILITY: "Visibility must be all, mine or public",
   TEXT_LONG: `Search text must be at most ${SEARCH_TEXT_MAX} characters`,
+  TOO_MANY_WORDS: `Search for at most ${SEARCH_TERMS_MAX} words at a time`,
   PAGE: "Page must be a positive whole number",
   PAGE_SIZE: `Page size must be between 1 and ${QUESTION_PAGE.MAX}`,
   CATEGORY_LONG: `Category must be at most ${LIMITS.CATEGORY} characters`,
@@ -68,7 +75,11 @@ export const ZSearchQuestionsRequest = z.object({
       (v) => (v === null ? undefined : v),
       z
         .string({ error: "Search text must be text" })
-        .max(SEARCH_TEXT_MAX, SEARCH_MESSAGES.TEXT_LONG),
+        .max(SEARCH_TEXT_MAX, SEARCH_MESSAGES.TEXT_LONG)
+        .refine(
+          (text) => searchTerms(text).length <= SEARCH_TERMS_MAX,
+          SEARCH_MESSAGES.TOO_MANY_WORDS,
+        ),
     )
     .optional(),
   part: ZPartFilter,

@@ -230,15 +230,42 @@ describe("owner only", () => {
     expect(list.json()).toEqual([]);
   });
 
-  it.each(["not-a-uuid", "00000000-0000-0000-0000-000000000000"])(
-    "an unknown id (%s) answers 404",
-    async (id) => {
-      const res = await rest("GET", `/api/users/prite-scores/${id}`, alice);
-      expect(res.statusCode).toBe(404);
-      const del = await rest("DELETE", `/api/users/prite-scores/${id}`, alice);
-      expect(del.statusCode).toBe(404);
-    },
-  );
+  it.each([
+    "not-a-uuid",
+    "00000000-0000-0000-0000-000000000000",
+    "x".repeat(101),
+    "9".repeat(2000),
+  ])("an unknown id (%s) answers 404 'PRITE score not found' on every path", async (id) => {
+    const before = await countScores(alice.user.id);
+    for (const [method, body] of [
+      ["GET", undefined],
+      ["PUT", valid()],
+      ["DELETE", undefined],
+    ] as const) {
+      const res = await rest(method, `/api/users/prite-scores/${id}`, alice, body);
+      expect(res.statusCode, method).toBe(404);
+      expect(res.json()).toEqual({ message: "PRITE score not found" });
+    }
+    for (const call of [
+      () => alice.caller.scores.get({ id }),
+      () => alice.caller.scores.update({ ...valid(), id } as never),
+      () => alice.caller.scores.delete({ id }),
+    ]) {
+      await expect(call()).rejects.toMatchObject({
+        code: "NOT_FOUND",
+        message: "PRITE score not found",
+      });
+    }
+    expect(await countScores(alice.user.id)).toBe(before);
+  });
+
+  it("a missing or non-text id answers 404 too", async () => {
+    for (const id of [undefined, 42, null]) {
+      await expect(alice.caller.scores.get({ id } as never)).rejects.toMatchObject({
+        code: "NOT_FOUND",
+      });
+    }
+  });
 
   it("anonymous callers get 401 on every path and procedure", async () => {
     const score = await alice.caller.scores.create(valid() as never);

@@ -6,9 +6,12 @@ export const SCORE_MESSAGES = {
   DELETED: "Score deleted successfully",
 } as const;
 
-/** Any string: an id that is not a UUID is simply not found (404), like another user's id. */
+/**
+ * Any id at all: one that is not a UUID (too long, not text, missing) is simply not found (404), like
+ * another user's id (decision 043) — the service checks the UUID shape before touching the database.
+ */
 export const ZScoreIdRequest = z.object({
-  id: z.string({ error: SCORE_MESSAGES.NOT_FOUND }).max(100, SCORE_MESSAGES.NOT_FOUND),
+  id: z.preprocess((v) => (typeof v === "string" ? v : ""), z.string()),
 });
 export type TScoreIdRequest = z.output<typeof ZScoreIdRequest>;
 

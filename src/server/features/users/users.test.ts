@@ -87,6 +87,9 @@ describe("PUT /api/users/profile", () => {
     expect(user).toMatchObject({ institution: "", specialty: "Other", pgyLevel: "3" });
     const { user: cleared } = await u.caller.users.updateProfile({ pgyLevel: "" });
     expect(cleared.pgyLevel).toBe("");
+    // Settings' 'Select PGY Level' / 'Select Specialty' choices send "" to clear a chosen value.
+    const { user: noSpecialty } = await u.caller.users.updateProfile({ specialty: "" });
+    expect(noSpecialty).toMatchObject({ specialty: "", pgyLevel: "", institution: "" });
   });
 
   it.each([

@@ -3,6 +3,7 @@ import { useDeferredValue, useMemo, useState } from "react";
 import { PGY_LEVELS, pgyLabel } from "@/core/constants";
 import { Alert } from "@/web/components/ui/alert";
 import { Badge } from "@/web/components/ui/badge";
+import { Button } from "@/web/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "@/web/components/ui/card";
 import { Input } from "@/web/components/ui/input";
 import { Label } from "@/web/components/ui/label";
@@ -51,25 +52,49 @@ export function AdminDashboard() {
     [usersQuery.data, deferredSearch, level],
   );
 
+  // One error view, whichever query failed and whether or not the other is still loading. The banner
+  // does not close by itself, and 'Try again' stays when it is dismissed, so the page is never blank.
+  // A failed background refresh keeps the figures already shown, under the same message.
+  const failed = usersQuery.isError || statsQuery.isError;
+  if (failed && (!usersQuery.data || !statsQuery.data)) {
+    return (
+      <div className="flex flex-col items-start gap-3">
+        <Alert type="error" autoCloseMs={null}>
+          {LOAD_ERROR}
+        </Alert>
+        <Button
+          variant="outline"
+          busy={usersQuery.isFetching || statsQuery.isFetching}
+          onClick={() => {
+            if (usersQuery.isError) void usersQuery.refetch();
+            if (statsQuery.isError) void statsQuery.refetch();
+          }}
+        >
+          Try again
+        </Button>
+      </div>
+    );
+  }
   if (usersQuery.isPending || statsQuery.isPending) {
-    if (usersQuery.error || statsQuery.error) return <Alert type="error">{LOAD_ERROR}</Alert>;
     return (
       <div className="flex justify-center py-10">
         <Spinner label="Loading users..." showLabel />
       </div>
     );
   }
-  if (usersQuery.error || statsQuery.error) {
-    return (
-      <Alert type="error" autoCloseMs={null}>
-        {LOAD_ERROR}
-      </Alert>
-    );
-  }
   const stats = statsQuery.data;
 
   return (
     <div className="flex flex-col gap-5">
+      {failed && (
+        <Alert
+          key={Math.max(usersQuery.errorUpdatedAt, statsQuery.errorUpdatedAt)}
+          type="error"
+          autoCloseMs={null}
+        >
+          {LOAD_ERROR}
+        </Alert>
+      )}
       <section aria-label="User statistics" className="grid grid-cols-2 gap-3 sm:grid-cols-4">
         <StatCard label="Total Users" value={stats.totalUsers} />
         <StatCard label="Active Users" value={stats.activeUsers} />

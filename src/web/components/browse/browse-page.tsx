@@ -16,6 +16,7 @@ import { useSessionUser } from "@/web/lib/session";
 import { errorMessage, trpc } from "@/web/lib/trpc";
 import { isDue } from "./due";
 import { QuestionCard } from "./question-card";
+import { resultCountText } from "./result-count";
 
 export const BROWSE_TEXT = {
   SEARCH_FAILED: "Search failed",
@@ -128,11 +129,7 @@ export function BrowsePage() {
   };
 
   const now = new Date();
-  const count = first
-    ? first.totalCapped
-      ? `${(first.total - 1).toLocaleString()}+ questions found`
-      : `${first.total.toLocaleString()} ${first.total === 1 ? "question" : "questions"} found`
-    : null;
+  const count = first ? resultCountText(first) : null;
 
   return (
     <div className="grid gap-4">

@@ -157,7 +157,7 @@ export function DashboardPage() {
 
           <Card>
             <CardHeader>
-              <CardTitle>Need More Questions?</CardTitle>
+              <CardTitle>Need More Questions</CardTitle>
               <CardDescription>Capture questions from your exam or import a file.</CardDescription>
             </CardHeader>
             <CardContent className="flex gap-2">

@@ -8,8 +8,13 @@ import { Input } from "@/web/components/ui/input";
 import { Label } from "@/web/components/ui/label";
 import { OptionSelect } from "@/web/components/ui/select";
 import { Textarea } from "@/web/components/ui/textarea";
-import { errorMessage, trpc } from "@/web/lib/trpc";
-import { acceptPercentileInput, type PriteScore } from "./score-format";
+import { trpc } from "@/web/lib/trpc";
+import {
+  acceptPercentileInput,
+  SCORE_CALL_DEFAULTS,
+  scoreFailureText,
+  type PriteScore,
+} from "./score-format";
 
 const OPTIONAL_FIELDS = [
   ["psychiatryPercentile", "Psychiatry Percentile"],
@@ -138,7 +143,8 @@ export function PriteScoreForm({
       show("success", "PRITE scores saved successfully");
       timer.current = window.setTimeout(() => onComplete(saved), SUCCESS_CLOSE_DELAY_MS);
     } catch (error) {
-      show("error", errorMessage(error, "Failed to save PRITE scores"));
+      const callDefault = initial ? SCORE_CALL_DEFAULTS.UPDATE : SCORE_CALL_DEFAULTS.CREATE;
+      show("error", scoreFailureText(error, callDefault, "Failed to save PRITE scores"));
     }
   };
 

@@ -1,7 +1,11 @@
+import { TRPCClientError } from "@trpc/client";
 import { describe, expect, it } from "vitest";
 import {
   acceptPercentileInput,
   byYearAscending,
+  byYearNewestFirst,
+  SCORE_CALL_DEFAULTS,
+  scoreFailureText,
   changeClass,
   chartRows,
   formatChange,
@@ -76,6 +80,14 @@ describe("ordering and chart rows", () => {
     expect(byYearAscending([a, b, c]).map((s) => s._id)).toEqual([b._id, a._id, c._id]);
   });
 
+  it("lists newest year first with one year's records as entered, like the server", () => {
+    const a = score({ year: "2023" });
+    const b = score({ year: "2021" });
+    const c = score({ year: "2023" });
+    const d = score({ year: "2024" });
+    expect(byYearNewestFirst([c, b, d, a]).map((s) => s._id)).toEqual([d._id, a._id, c._id, b._id]);
+  });
+
   it("draws one point per year (the latest entered) and leaves out missing or zero subjects", () => {
     const rows = chartRows([
       score({ year: "2024", overallPercentile: 70, psychiatryPercentile: 0, somaPercentile: 40 }),
@@ -86,5 +98,35 @@ describe("ordering and chart rows", () => {
       { year: 2022, overall: 30, growth: 25 },
       { year: 2024, overall: 75, neuroscience: 60 },
     ]);
+  });
+});
+
+describe("failure texts (SPEC §8, decision 077)", () => {
+  const answered = (message: string, code: string, httpStatus: number) =>
+    TRPCClientError.from({ error: { message, code: -32000, data: { code, httpStatus } } });
+
+  it("shows the server's message when it gave one", () => {
+    const error = answered("PRITE score not found", "NOT_FOUND", 404);
+    expect(scoreFailureText(error, SCORE_CALL_DEFAULTS.UPDATE, "Failed to save PRITE scores")).toBe(
+      "PRITE score not found",
+    );
+  });
+
+  it("falls back to the call's default without one, and to the screen's text outside a call", () => {
+    const crashed = answered("Internal server error", "INTERNAL_SERVER_ERROR", 500);
+    expect(
+      scoreFailureText(crashed, SCORE_CALL_DEFAULTS.CREATE, "Failed to save PRITE scores"),
+    ).toBe("Failed to create PRITE score");
+    const offline = TRPCClientError.from(new Error("Failed to fetch"));
+    expect(
+      scoreFailureText(offline, SCORE_CALL_DEFAULTS.DELETE, "Failed to delete score record"),
+    ).toBe("Failed to delete PRITE score");
+    expect(
+      scoreFailureText(
+        new Error("render"),
+        SCORE_CALL_DEFAULTS.DELETE,
+        "Failed to delete score record",
+      ),
+    ).toBe("Failed to delete score record");
   });
 });

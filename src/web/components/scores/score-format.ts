@@ -4,7 +4,8 @@ import {
   type PercentileBand,
   type ScoreSubject,
 } from "@/core/stats";
-import type { RouterOutputs } from "@/web/lib/trpc";
+import { TRPCClientError } from "@trpc/client";
+import { errorMessage, type RouterOutputs } from "@/web/lib/trpc";
 
 export type PriteScore = RouterOutputs["scores"]["list"][number];
 
@@ -64,13 +65,43 @@ export function acceptPercentileInput(next: string, previous: string): string {
   return String(Number(trimmed));
 }
 
+/** Entry order within one year: as entered, the id breaking ties as the server does. */
+const entryOrder = (a: PriteScore, b: PriteScore) =>
+  a.createdAt.localeCompare(b.createdAt) || a._id.localeCompare(b._id);
+
 /** Records sorted oldest exam first; one year's records keep the order they were entered in. */
 export function byYearAscending(scores: readonly PriteScore[]): PriteScore[] {
   return [...scores].sort(
-    (a, b) =>
-      Number.parseInt(a.year, 10) - Number.parseInt(b.year, 10) ||
-      a.createdAt.localeCompare(b.createdAt),
+    (a, b) => Number.parseInt(a.year, 10) - Number.parseInt(b.year, 10) || entryOrder(a, b),
   );
+}
+
+/**
+ * The Score History table's order, the same as the server's list (decision 043): newest year first,
+ * one year's records in the order they were entered.
+ */
+export function byYearNewestFirst(scores: readonly PriteScore[]): PriteScore[] {
+  return [...scores].sort(
+    (a, b) => Number.parseInt(b.year, 10) - Number.parseInt(a.year, 10) || entryOrder(a, b),
+  );
+}
+
+/** SPEC §8's defaults for the score calls, used when the server gives no message of its own. */
+export const SCORE_CALL_DEFAULTS = {
+  FETCH_ALL: "Failed to fetch PRITE scores",
+  CREATE: "Failed to create PRITE score",
+  UPDATE: "Failed to update PRITE score",
+  DELETE: "Failed to delete PRITE score",
+} as const;
+
+/**
+ * What a score screen says when an action fails (decision 077): the server's message when it gave
+ * one; the call's default when the call failed without one (unreachable server, a 500); the screen's
+ * own text ('Failed to save PRITE scores', 'Failed to delete score record') for a failure outside
+ * the call.
+ */
+export function scoreFailureText(error: unknown, callDefault: string, screenText: string): string {
+  return error instanceof TRPCClientError ? errorMessage(error, callDefault) : screenText;
 }
 
 export type ChartRow = { year: number } & Partial<Record<ScoreSubject, number>>;

@@ -18,10 +18,12 @@ import { errorMessage, trpc } from "@/web/lib/trpc";
 import { cn } from "@/web/lib/utils";
 import {
   bandTextClass,
-  byYearAscending,
+  byYearNewestFirst,
   changeClass,
   formatChange,
   formatPercentile,
+  SCORE_CALL_DEFAULTS,
+  scoreFailureText,
   type PriteScore,
 } from "./score-format";
 import { PriteScoreForm } from "./score-form";
@@ -167,12 +169,15 @@ export function ScoreHistory() {
       await utils.scores.list.invalidate();
       show("success", "Score deleted successfully");
     } catch (error) {
-      show("error", errorMessage(error, "Failed to delete score record"));
+      show(
+        "error",
+        scoreFailureText(error, SCORE_CALL_DEFAULTS.DELETE, "Failed to delete score record"),
+      );
     }
   };
 
   const scores = scoresQuery.data ?? [];
-  const ordered = byYearAscending(scores).reverse();
+  const ordered = byYearNewestFirst(scores);
   const withSections = ordered.filter((s) => s.sections.length > 0);
   const withNotes = ordered.filter((s) => s.notes.trim() !== "");
   const addButton = (label: string) => (
@@ -191,15 +196,27 @@ export function ScoreHistory() {
       </div>
       {banner}
       {scoresQuery.error && (
-        <Alert type="error" autoCloseMs={null}>
-          {errorMessage(scoresQuery.error, "Failed to fetch PRITE scores")}
-        </Alert>
+        <div className="flex flex-col items-start gap-3">
+          {/* No timer; after a failed first load 'Try again' stays even if the banner is dismissed. */}
+          <Alert key={scoresQuery.errorUpdatedAt} type="error" autoCloseMs={null}>
+            {errorMessage(scoresQuery.error, SCORE_CALL_DEFAULTS.FETCH_ALL)}
+          </Alert>
+          {scoresQuery.data === undefined && (
+            <Button
+              variant="outline"
+              busy={scoresQuery.isFetching}
+              onClick={() => void scoresQuery.refetch()}
+            >
+              Try again
+            </Button>
+          )}
+        </div>
       )}
       {scoresQuery.isPending ? (
         <div className="flex justify-center py-8">
           <Spinner label="Loading PRITE scores..." />
         </div>
-      ) : scores.length === 0 && !scoresQuery.error ? (
+      ) : scoresQuery.data === undefined ? null : scores.length === 0 ? (
         <Card>
           <CardContent className="flex flex-col items-start gap-4">
             <p>

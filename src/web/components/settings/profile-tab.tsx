@@ -119,6 +119,7 @@ export function ProfileTab() {
                 onValueChange={set(key)}
                 options={options}
                 placeholder={placeholder}
+                emptyOption={placeholder}
               />
             </Field>
           ))}

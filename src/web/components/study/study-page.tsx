@@ -38,24 +38,11 @@ import { checkLabel, requiredCount, shuffle, toggleSelection, visibleOptions } f
 import { SessionComplete } from "./session-complete";
 import { SessionProgressBox, type SessionTally } from "./session-progress";
 import { SessionReview } from "./session-review";
+import { advancedFrom, withAnswer, withRating, type Session } from "./session-state";
 
 export const NO_QUESTIONS_DUE =
   "No questions due for review! Add some questions or check back later.";
 const ALL_CATEGORIES = "__all__";
-
-interface Entry {
-  selected: string[];
-  result: AnswerResult | null;
-  rated: Difficulty | null;
-}
-
-interface Session {
-  id: string;
-  category: string | null;
-  questions: StudyQuestion[];
-  index: number;
-  entries: Record<string, Entry>;
-}
 
 type Phase = "idle" | "question" | "complete" | "review";
 
@@ -157,7 +144,8 @@ export function StudyPage() {
       finish();
       return;
     }
-    setSession({ ...session, index: session.index + 1 });
+    const from = session.index;
+    setSession((s) => (s ? advancedFrom(s, from) : s));
     setSelected([]);
     shownAt.current = Date.now();
   }, [finish, session]);
@@ -183,17 +171,7 @@ export function StudyPage() {
       },
       {
         onSuccess: (data) => {
-          setSession((s) =>
-            s
-              ? {
-                  ...s,
-                  entries: {
-                    ...s.entries,
-                    [question._id]: { selected: chosen, result: data, rated: null },
-                  },
-                }
-              : s,
-          );
+          setSession((s) => (s ? withAnswer(s, question._id, chosen, data) : s));
           void utils.stats.invalidate();
         },
         onError: (err) => show("error", errorMessage(err, "Failed to update study data")),
@@ -206,17 +184,7 @@ export function StudyPage() {
     (difficulty: Difficulty) => {
       if (!session || !current || !entry?.result || entry.rated !== null) return;
       const questionId = current._id;
-      setSession((s) =>
-        s
-          ? {
-              ...s,
-              entries: {
-                ...s.entries,
-                [questionId]: { ...s.entries[questionId]!, rated: difficulty },
-              },
-            }
-          : s,
-      );
+      setSession((s) => (s ? withRating(s, questionId, difficulty) : s));
       rateMutation.mutate(
         { questionId, difficulty },
         {

@@ -122,10 +122,33 @@ interface OptionSelectProps extends Omit<
   onValueChange: (value: string) => void;
   options: readonly SelectOption[];
   placeholder?: string;
+  /**
+   * Label of a first item that chooses nothing (reports ""), so a chosen value can be cleared again,
+   * e.g. 'Select PGY Level'. While nothing is chosen the trigger shows the placeholder as usual.
+   */
+  emptyOption?: string;
   triggerClassName?: string;
   "aria-label"?: string;
   "aria-invalid"?: boolean;
   "aria-describedby"?: string;
+}
+
+/** Radix reserves "" for "nothing chosen", so the item that chooses nothing carries this instead. */
+export const EMPTY_CHOICE = "__empty__";
+
+/** The items an OptionSelect offers: the empty choice first when there is one. */
+export function selectItems(
+  options: readonly SelectOption[],
+  emptyOption: string | undefined,
+): SelectOption[] {
+  return emptyOption === undefined
+    ? [...options]
+    : [{ value: EMPTY_CHOICE, label: emptyOption }, ...options];
+}
+
+/** What a chosen item reports to the form: "" for the empty choice. */
+export function chosenValue(itemValue: string): string {
+  return itemValue === EMPTY_CHOICE ? "" : itemValue;
 }
 
 /** The common case in one line: a labelled list of options. */
@@ -135,6 +158,7 @@ export function OptionSelect({
   onValueChange,
   options,
   placeholder,
+  emptyOption,
   triggerClassName,
   "aria-label": ariaLabel,
   "aria-invalid": ariaInvalid,
@@ -142,7 +166,7 @@ export function OptionSelect({
   ...rootProps
 }: OptionSelectProps) {
   return (
-    <Select value={value} onValueChange={onValueChange} {...rootProps}>
+    <Select value={value} onValueChange={(v) => onValueChange(chosenValue(v))} {...rootProps}>
       <SelectTrigger
         id={id}
         className={triggerClassName}
@@ -153,7 +177,7 @@ export function OptionSelect({
         <SelectValue placeholder={placeholder} />
       </SelectTrigger>
       <SelectContent>
-        {options.map((option) => (
+        {selectItems(options, emptyOption).map((option) => (
           <SelectItem key={option.value} value={option.value} disabled={option.disabled}>
             {option.label}
           </SelectItem>

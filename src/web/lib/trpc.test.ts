@@ -1,0 +1,35 @@
+import { TRPCClientError } from "@trpc/client";
+import { describe, expect, it } from "vitest";
+import { errorMessage } from "./trpc";
+
+/** A failure as the tRPC client builds it from the server's error response. */
+function answered(message: string, code: string, httpStatus: number) {
+  return TRPCClientError.from({ error: { message, code: -32000, data: { code, httpStatus } } });
+}
+
+describe("errorMessage", () => {
+  it("shows the server's own words for the errors it explains", () => {
+    expect(errorMessage(answered("Question not found", "NOT_FOUND", 404), "Failed")).toBe(
+      "Question not found",
+    );
+    expect(
+      errorMessage(
+        answered("The service is temporarily unavailable.", "SERVICE_UNAVAILABLE", 503),
+        "Search failed",
+      ),
+    ).toBe("The service is temporarily unavailable.");
+  });
+
+  it("shows the screen's default for a 500 and for transport failures (decision 076)", () => {
+    expect(
+      errorMessage(
+        answered("Internal server error", "INTERNAL_SERVER_ERROR", 500),
+        "Failed to update question",
+      ),
+    ).toBe("Failed to update question");
+    expect(errorMessage(TRPCClientError.from(new Error("Failed to fetch")), "Search failed")).toBe(
+      "Search failed",
+    );
+    expect(errorMessage(new Error("boom"), "Search failed")).toBe("Search failed");
+  });
+});
