@@ -33,10 +33,20 @@ export const studyStates = pgTable(
     lastReviewedAt: timestamp({ withTimezone: true }),
     // The answer waiting for its difficulty rating, if any.
     pendingReviewId: bigint({ mode: "number" }),
+    /**
+     * Whether the question can still be studied by this user: visible to them (own or public) and with
+     * an answer to check against (decision 021). Kept by triggers (drizzle/0012) whenever a question's
+     * visibility or answers change, so the due list and its count read study_states alone.
+     */
+    available: boolean().notNull().default(true),
   },
   (t) => [
     primaryKey({ columns: [t.userId, t.questionId] }),
-    index("study_states_user_due_idx").on(t.userId, t.dueAt),
+    // The due list's order (most overdue first, never-scheduled first of all), so a page is read off
+    // the index and stops after `limit` rows; its count is an index-only scan.
+    index("study_states_due_order_idx")
+      .on(t.userId, t.dueAt.asc().nullsFirst(), t.questionId)
+      .where(sql`${t.available}`),
     index("study_states_question_idx").on(t.questionId),
   ],
 );

@@ -150,18 +150,19 @@ describe("authorization matrix", () => {
 
   it("refuses every procedure to anonymous callers", async () => {
     const a = h.anonymous.questions;
-    const calls: Promise<unknown>[] = [
-      a.list(),
-      a.search({ text: "" }),
-      a.categories(),
-      a.categoryStats(),
-      a.get({ id: alicePublic }),
-      a.create(validQuestion() as never),
-      a.update({ id: alicePublic, data: { text: "x" } }),
-      a.delete({ id: alicePublic }),
-      a.bulkCreate({ questions: [validQuestion()] as never }),
+    // Thunks: promises made up front would reject before anyone awaits them.
+    const calls: (() => Promise<unknown>)[] = [
+      () => a.list(),
+      () => a.search({ text: "" }),
+      () => a.categories(),
+      () => a.categoryStats(),
+      () => a.get({ id: alicePublic }),
+      () => a.create(validQuestion() as never),
+      () => a.update({ id: alicePublic, data: { text: "x" } }),
+      () => a.delete({ id: alicePublic }),
+      () => a.bulkCreate({ questions: [validQuestion()] as never }),
     ];
-    for (const call of calls) expect((await failure(call)).code).toBe("UNAUTHORIZED");
+    for (const call of calls) expect((await failure(call())).code).toBe("UNAUTHORIZED");
   });
 
   it("get: own and public are visible, another user's private is 404 (even for an admin)", async () => {

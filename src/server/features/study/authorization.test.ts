@@ -45,20 +45,22 @@ const answer = (questionId: string, sessionId?: string) => ({
 describe("authorization matrix: study, stats, explanations", () => {
   it("refuses every procedure to anonymous callers", async () => {
     const a = h.anonymous;
-    const calls: Promise<unknown>[] = [
-      a.study.due(),
-      a.study.startSession(),
-      a.study.finishSession({ sessionId: ownerSession }),
-      a.study.answer(answer(publicId)),
-      a.study.rate({ questionId: publicId, difficulty: 1 }),
-      a.stats.summary(),
-      a.stats.session({ sessionId: ownerSession }),
-      a.stats.comparative(),
-      a.explanations.status(),
-      a.explanations.generate({ question: "q", options: { A: "a", B: "b" }, correctAnswer: "A" }),
-      a.explanations.save({ questionId: publicId, explanation: "x" }),
+    // Thunks: promises made up front would reject before anyone awaits them.
+    const calls: (() => Promise<unknown>)[] = [
+      () => a.study.due(),
+      () => a.study.startSession(),
+      () => a.study.finishSession({ sessionId: ownerSession }),
+      () => a.study.answer(answer(publicId)),
+      () => a.study.rate({ questionId: publicId, difficulty: 1 }),
+      () => a.stats.summary(),
+      () => a.stats.session({ sessionId: ownerSession }),
+      () => a.stats.comparative(),
+      () => a.explanations.status(),
+      () =>
+        a.explanations.generate({ question: "q", options: { A: "a", B: "b" }, correctAnswer: "A" }),
+      () => a.explanations.save({ questionId: publicId, explanation: "x" }),
     ];
-    for (const call of calls) expect((await failure(call)).code).toBe("UNAUTHORIZED");
+    for (const call of calls) expect((await failure(call())).code).toBe("UNAUTHORIZED");
   });
 
   it("lets the owner study both own questions", async () => {
@@ -70,12 +72,16 @@ describe("authorization matrix: study, stats, explanations", () => {
 
   it("hides another user's private question from other users and admins alike (404)", async () => {
     for (const who of [other, admin]) {
+      // Thunks, called one at a time: promises made up front would reject before anyone awaits them.
       for (const call of [
-        who.caller.study.answer(answer(privateId)),
-        who.caller.study.rate({ questionId: privateId, difficulty: 1 }),
-        who.caller.explanations.save({ questionId: privateId, explanation: "x" }),
+        () => who.caller.study.answer(answer(privateId)),
+        () => who.caller.study.rate({ questionId: privateId, difficulty: 1 }),
+        () => who.caller.explanations.save({ questionId: privateId, explanation: "x" }),
       ]) {
-        expect(await failure(call)).toEqual({ code: "NOT_FOUND", message: "Question not found" });
+        expect(await failure(call())).toEqual({
+          code: "NOT_FOUND",
+          message: "Question not found",
+        });
       }
       const due = await who.caller.study.due();
       expect(due.questions.map((q) => q._id)).not.toContain(privateId);
@@ -97,11 +103,11 @@ describe("authorization matrix: study, stats, explanations", () => {
   it("keeps study sessions private to their owner, admins included", async () => {
     for (const who of [other, admin]) {
       for (const call of [
-        who.caller.stats.session({ sessionId: ownerSession }),
-        who.caller.study.finishSession({ sessionId: ownerSession }),
-        who.caller.study.answer(answer(publicId, ownerSession)),
+        () => who.caller.stats.session({ sessionId: ownerSession }),
+        () => who.caller.study.finishSession({ sessionId: ownerSession }),
+        () => who.caller.study.answer(answer(publicId, ownerSession)),
       ]) {
-        expect(await failure(call)).toEqual({
+        expect(await failure(call())).toEqual({
           code: "NOT_FOUND",
           message: "Study session not found",
         });

@@ -17,7 +17,6 @@ import {
 import { badRequest, notFound } from "../../errors";
 import { validTimeZone } from "../auth/auth.service";
 import type { CreatorInfo, QuestionJson } from "../questions/question-json";
-import { visibleTo } from "../questions/question-json";
 import { questionJsonFor, requireVisibleQuestion } from "./question-access";
 
 export const STUDY_SESSION_NOT_FOUND = "Study session not found";
@@ -61,12 +60,14 @@ const noStateFor = (db: Db, userId: string) =>
 function poolSegments(db: Db, opts: { userId: string; now: Date; category?: SQL }) {
   const { userId, now, category } = opts;
   return {
-    /** Studied, still visible, review date passed (rows of study_states joined to questions). */
+    /**
+     * Studied, still available (visible with an answer: study_states.available, kept by triggers),
+     * review date passed. Rows of study_states; joined to questions only for a category.
+     */
     reviewed: and(
       eq(studyStates.userId, userId),
+      sql`${studyStates.available}`,
       or(isNull(studyStates.dueAt), lte(studyStates.dueAt, now)),
-      visibleTo(userId),
-      hasAnswerKey,
       category,
     ),
     /** Own questions never studied. */
@@ -111,7 +112,7 @@ export async function listDueQuestions(
   const offset = Math.max(0, opts.offset ?? 0);
   const category = categoryFilter(opts.category);
   const where = poolSegments(db, { userId, now, category });
-  const countSql = dueCountSql(db, where);
+  const countSql = dueCountSql(db, where, category);
 
   // The hot path (issue 8): one round trip returns the first segment's page with its creators and the
   // sizes of all three segments (uncorrelated subqueries, evaluated once). Later segments are read only
@@ -133,7 +134,8 @@ export async function listDueQuestions(
     .innerJoin(questions, eq(questions.id, studyStates.questionId))
     .innerJoin(users, eq(users.id, questions.creatorId))
     .where(where.reviewed)
-    .orderBy(sql`${studyStates.dueAt} asc nulls first`, asc(questions.id))
+    // The order of study_states_due_order_idx: the page comes off the index.
+    .orderBy(sql`${studyStates.dueAt} asc nulls first`, asc(studyStates.questionId))
     .limit(limit)
     .offset(offset);
   for (const { q, s, creatorName, creatorPublic } of found) {
@@ -203,12 +205,18 @@ export function pageSlices(
 }
 
 /** The three segment sizes as subqueries, for countDue and the due page's single query. */
-function dueCountSql(db: Db, where: ReturnType<typeof poolSegments>) {
-  const reviewed = db
-    .select({ n: sql<number>`count(*)::int` })
-    .from(studyStates)
-    .innerJoin(questions, eq(questions.id, studyStates.questionId))
-    .where(where.reviewed);
+function dueCountSql(db: Db, where: ReturnType<typeof poolSegments>, category: SQL | undefined) {
+  // An index-only count of study_states, unless a category needs the question.
+  const reviewed = category
+    ? db
+        .select({ n: sql<number>`count(*)::int` })
+        .from(studyStates)
+        .innerJoin(questions, eq(questions.id, studyStates.questionId))
+        .where(where.reviewed)
+    : db
+        .select({ n: sql<number>`count(*)::int` })
+        .from(studyStates)
+        .where(where.reviewed);
   const ownNew = db
     .select({ n: sql<number>`count(*)::int` })
     .from(questions)
@@ -233,7 +241,7 @@ export async function countDue(
   opts: { userId: string; now: Date; category?: SQL },
 ): Promise<{ reviewed: number; ownNew: number; publicNew: number }> {
   const where = poolSegments(db, opts);
-  const { reviewed, ownNew, publicNew } = dueCountSql(db, where);
+  const { reviewed, ownNew, publicNew } = dueCountSql(db, where, opts.category);
   // One round trip: the due list is the hottest read of the app (issue 8).
   const [row] = await queryRows<{ reviewed: number; own_new: number; public_new: number }>(
     db,

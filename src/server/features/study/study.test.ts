@@ -151,6 +151,45 @@ describe("the due list (DESIGN §7 study pool)", () => {
     expect(due.questions[0]!.studyData).toHaveLength(1);
   });
 
+  it("drops a studied question while it is private to someone else or has no answer, and counts it again after", async () => {
+    const author = await h.user();
+    const me = await h.user();
+    const q = await addQuestion(h.db.db, author.user.id, { isPublic: true });
+    const t0 = new Date("2025-03-01T12:00:00Z");
+    const later = await h.callerFor(me.user, { now: () => new Date(t0.getTime() + 30 * DAY) });
+    const mine = await h.callerFor(me.user, { now: () => t0 });
+    await mine.study.answer({ questionId: q.id, selected: ["B"], timeSpentMs: 500 });
+    await mine.study.rate({ questionId: q.id, difficulty: 1 });
+    const dueIds = async () => {
+      const due = await later.study.due();
+      expect(due.total).toBe(due.questions.length);
+      return due.questions.map((x) => x._id);
+    };
+    expect(await dueIds()).toEqual([q.id]);
+
+    // The author makes it private (through the product): gone for me, list and count alike.
+    await (await h.callerFor(author.user)).questions.update({ id: q.id, data: { isPublic: false } });
+    expect(await dueIds()).toEqual([]);
+    await h.db.db.update(questions).set({ isPublic: true }).where(eq(questions.id, q.id));
+    expect(await dueIds()).toEqual([q.id]);
+    // Without an answer it cannot be checked (decision 021), whatever wrote the change.
+    await h.db.db
+      .update(questions)
+      .set({ correctAnswer: "", correctAnswers: [] })
+      .where(eq(questions.id, q.id));
+    expect(await dueIds()).toEqual([]);
+    await h.db.db
+      .update(questions)
+      .set({ correctAnswer: "C", correctAnswers: ["C"] })
+      .where(eq(questions.id, q.id));
+    expect(await dueIds()).toEqual([q.id]);
+    const [state] = await h.db.db
+      .select({ available: studyStates.available })
+      .from(studyStates)
+      .where(eq(studyStates.questionId, q.id));
+    expect(state).toEqual({ available: true });
+  });
+
   it("is served at GET /api/questions/due as the documented list with the count in X-Total-Count", async () => {
     const me = await h.user();
     for (let i = 0; i < 4; i++) await addQuestion(h.db.db, me.user.id, { category: "Ethics" });

@@ -37,23 +37,24 @@ async function code(p: Promise<unknown>): Promise<string> {
 describe("authorization matrix: users, scores, admin", () => {
   it("refuses every procedure to anonymous callers", async () => {
     const a = h.anonymous;
-    const calls = [
-      a.users.updateProfile({ displayName: "x" }),
-      a.users.updateSettings({ settings: { shareUsageData: true, publicProfile: true } }),
-      a.users.markScoresOnboardingOffered(),
-      a.users.exportStudyData(),
-      a.users.exportQuestions(),
-      a.users.resetStudyProgress(),
-      a.users.deleteAccount(),
-      a.scores.list(),
-      a.scores.get({ id: ownerScoreId }),
-      a.scores.create(score),
-      a.scores.update({ ...score, id: ownerScoreId }),
-      a.scores.delete({ id: ownerScoreId }),
-      a.admin.users(),
-      a.admin.stats(),
+    // Thunks: promises made up front would reject before anyone awaits them.
+    const calls: (() => Promise<unknown>)[] = [
+      () => a.users.updateProfile({ displayName: "x" }),
+      () => a.users.updateSettings({ settings: { shareUsageData: true, publicProfile: true } }),
+      () => a.users.markScoresOnboardingOffered(),
+      () => a.users.exportStudyData(),
+      () => a.users.exportQuestions(),
+      () => a.users.resetStudyProgress(),
+      () => a.users.deleteAccount(),
+      () => a.scores.list(),
+      () => a.scores.get({ id: ownerScoreId }),
+      () => a.scores.create(score),
+      () => a.scores.update({ ...score, id: ownerScoreId }),
+      () => a.scores.delete({ id: ownerScoreId }),
+      () => a.admin.users(),
+      () => a.admin.stats(),
     ];
-    for (const call of calls) expect(await code(call)).toBe("UNAUTHORIZED");
+    for (const call of calls) expect(await code(call())).toBe("UNAUTHORIZED");
   });
 
   it("a regular user is refused the admin procedures (FORBIDDEN); an admin is not", async () => {
