@@ -181,16 +181,22 @@ function answerRateScript(questionIds: string[]): string {
   const ids = questionIds.map((id) => `"${id}"`).join(",");
   fs.writeFileSync(
     file,
+    // wrk.format's headers replace the command line's -H ones (the auth token): copy them in.
     `local ids = {${ids}}
 local i = 0
+local headers = {}
+init = function()
+  for k, v in pairs(wrk.headers) do headers[k] = v end
+  headers["content-type"] = "application/json"
+end
 request = function()
   i = i + 1
   local id = ids[(math.floor(i / 2) % #ids) + 1]
   if i % 2 == 1 then
-    return wrk.format("POST", "/trpc/study.answer", {["content-type"]="application/json"},
+    return wrk.format("POST", "/trpc/study.answer", headers,
       '{"questionId":"' .. id .. '","selected":["A"],"timeSpentMs":5000}')
   end
-  return wrk.format("POST", "/trpc/study.rate", {["content-type"]="application/json"},
+  return wrk.format("POST", "/trpc/study.rate", headers,
     '{"questionId":"' .. id .. '","difficulty":1}')
 end
 `,

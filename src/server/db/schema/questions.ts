@@ -71,3 +71,13 @@ export const questions = pgTable(
 
 export type QuestionRow = typeof questions.$inferSelect;
 export type NewQuestionRow = typeof questions.$inferInsert;
+
+/**
+ * Public questions per category, kept by statement triggers on questions (drizzle/0014), so the
+ * dashboard, category statistics and Browse's filter read 34 rows instead of counting the whole public
+ * bank on every view (issue 8).
+ */
+export const publicCategoryCounts = pgTable("public_category_counts", {
+  category: text().primaryKey(),
+  questions: integer().notNull(),
+});

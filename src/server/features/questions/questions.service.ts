@@ -1,16 +1,4 @@
-import {
-  and,
-  asc,
-  count,
-  desc,
-  eq,
-  getTableColumns,
-  inArray,
-  ne,
-  or,
-  sql,
-  type SQL,
-} from "drizzle-orm";
+import { and, count, desc, eq, getTableColumns, inArray, ne, or, sql, type SQL } from "drizzle-orm";
 import { MASTERED_EASE, UNCATEGORIZED, yearRangeError } from "../../../core/constants";
 import { categoryLabel, percent } from "../../../core/stats";
 import {
@@ -24,6 +12,7 @@ import {
 import type { Db } from "../../db/client";
 import { queryRows } from "../../db/raw";
 import {
+  publicCategoryCounts,
   questions,
   reviews,
   studyStates,
@@ -231,14 +220,31 @@ export function listQuestions(
  * a category are offered as 'Uncategorized' (last), which the search's category filter understands.
  */
 export async function presentCategories(db: Db, viewerId: string): Promise<string[]> {
-  const rows = await db
-    .selectDistinct({ category: questions.category })
-    .from(questions)
-    .where(visibleTo(viewerId))
-    .orderBy(asc(questions.category));
-  const labels = new Set(rows.map((r) => categoryLabel(r.category)));
+  const counts = await visibleCategoryCounts(db, viewerId);
+  const labels = new Set([...counts.keys()].sort().map((category) => categoryLabel(category)));
   const named = [...labels].filter((c) => c !== UNCATEGORIZED);
   return labels.has(UNCATEGORIZED) ? [...named, UNCATEGORIZED] : named;
+}
+
+/**
+ * Questions the viewer may see per stored category: the public counts kept by triggers
+ * (public_category_counts) plus the viewer's own private questions — never a scan of the public bank.
+ * Categories with no question are absent.
+ */
+export async function visibleCategoryCounts(
+  db: Db,
+  viewerId: string,
+): Promise<Map<string, number>> {
+  const publicRows = await db.select().from(publicCategoryCounts);
+  const ownPrivate = await db
+    .select({ category: questions.category, n: count() })
+    .from(questions)
+    .where(and(eq(questions.creatorId, viewerId), eq(questions.isPublic, false)))
+    .groupBy(questions.category);
+  const out = new Map<string, number>();
+  for (const row of publicRows) out.set(row.category, row.questions);
+  for (const row of ownPrivate) out.set(row.category, (out.get(row.category) ?? 0) + row.n);
+  return out;
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -517,19 +523,20 @@ export async function bulkCreateQuestions(
  * Sorted by total, then name.
  */
 export async function categoryStats(db: Db, userId: string, now: Date): Promise<CategoryStat[]> {
-  const [counts, answers, due] = await Promise.all([
+  const [totals, mastered, answers, due] = await Promise.all([
+    visibleCategoryCounts(db, userId),
+    // From the viewer's own study states: never the whole visible bank.
     db
-      .select({
-        category: questions.category,
-        total: count(),
-        mastered: sql<number>`count(*) filter (where ${studyStates.easeFactor} > ${MASTERED_EASE})::int`,
-      })
-      .from(questions)
-      .leftJoin(
-        studyStates,
-        and(eq(studyStates.questionId, questions.id), eq(studyStates.userId, userId)),
+      .select({ category: questions.category, n: count() })
+      .from(studyStates)
+      .innerJoin(questions, eq(questions.id, studyStates.questionId))
+      .where(
+        and(
+          eq(studyStates.userId, userId),
+          sql`${studyStates.easeFactor} > ${MASTERED_EASE}`,
+          visibleTo(userId),
+        ),
       )
-      .where(visibleTo(userId))
       .groupBy(questions.category),
     db
       .select({
@@ -553,11 +560,8 @@ export async function categoryStats(db: Db, userId: string, now: Date): Promise<
     }
     return s;
   };
-  for (const c of counts) {
-    const s = entry(c.category);
-    s.total += c.total;
-    s.mastered += c.mastered;
-  }
+  for (const [category, n] of totals) entry(category).total += n;
+  for (const m of mastered) entry(m.category).mastered += m.n;
   for (const [category, n] of due) entry(category).due += n;
   for (const a of answers) {
     const s = entry(a.category);

@@ -17,6 +17,7 @@ import type { Db } from "../../db/client";
 import { questions, reviews, studySessions, studyStates, users } from "../../db/schema";
 import { notFound } from "../../errors";
 import { visibleTo } from "../questions/question-json";
+import { visibleCategoryCounts } from "../questions/questions.service";
 import { dueByCategory, STUDY_SESSION_NOT_FOUND } from "../study/study.service";
 
 export interface CategoryProgress {
@@ -70,29 +71,18 @@ export async function studySummary(
     .where(eq(studySessions.userId, userId));
   const stats = computeStudyStats(log, { timeZone, now, sessions });
 
-  // Totals and mastery in two narrow queries rather than one join of every visible question with the
-  // user's states: the join probed study_states once per public question (issue 8).
-  // Public questions per category come off a partial index without reading rows; the user's own
-  // private ones are added from the creator index.
-  const publicTotals = await db
-    .select({ category: questions.category, n: count() })
-    .from(questions)
-    .where(eq(questions.isPublic, true))
-    .groupBy(questions.category);
+  // Totals per category without counting the public bank (visibleCategoryCounts reads the counts
+  // the triggers keep); own questions from the creator index.
+  const visible = await visibleCategoryCounts(db, userId);
   const ownTotals = await db
-    .select({
-      category: questions.category,
-      own: count(),
-      ownPrivate: sql<number>`count(*) filter (where not ${questions.isPublic})::int`,
-    })
+    .select({ category: questions.category, own: count() })
     .from(questions)
     .where(eq(questions.creatorId, userId))
     .groupBy(questions.category);
   const totalsBy = new Map<string, { total: number; own: number }>();
-  for (const r of publicTotals) totalsBy.set(r.category, { total: r.n, own: 0 });
+  for (const [category, total] of visible) totalsBy.set(category, { total, own: 0 });
   for (const r of ownTotals) {
     const entry = totalsBy.get(r.category) ?? { total: 0, own: 0 };
-    entry.total += r.ownPrivate;
     entry.own = r.own;
     totalsBy.set(r.category, entry);
   }
