@@ -10,8 +10,26 @@ export interface ActionContext {
 }
 
 /**
+ * An error in the product's words. A procedure that needs a signed-in user says how to get one: in local
+ * mode an account to act as, in remote mode a (new) login to that server.
+ */
+export function failureMessage(err: unknown, session: Session | undefined): string {
+  const unauthorized = (err as { data?: { code?: string } }).data?.code === "UNAUTHORIZED";
+  if (unauthorized && session?.mode === "local" && !session.actingAs) {
+    return "No user to act as: create an account first (`prite users add NAME`), or pass --user NAME.";
+  }
+  if (unauthorized && session?.mode === "remote") {
+    const login = `\`prite login --server ${session.server}\``;
+    return session.signedIn
+      ? `Please sign in to continue: your login to ${session.server} has expired or was signed out. Log in again with ${login}.`
+      : `Please sign in to continue: you are not logged in to ${session.server}. Log in with ${login} first.`;
+  }
+  return describeError(err);
+}
+
+/**
  * Wraps a command action: opens the session (local or remote), prints errors to stderr in the product's
- * words (stack only with --verbose), and sets the exit code (0 success, 1 failure).
+ * words (stack only with --verbose), and sets the exit code (0 success, 1 failure, 2 usage error).
  */
 export function action<A extends unknown[]>(
   fn: (ctx: ActionContext, ...args: A) => Promise<void>,
@@ -20,8 +38,11 @@ export function action<A extends unknown[]>(
     validate,
   }: {
     needsSession?: boolean;
-    /** Checks the arguments before the session is opened, so a usage error never waits for a database. */
-    validate?: (...args: A) => void;
+    /**
+     * Checks the arguments (as the action receives them) and the global options before the session is
+     * opened, so a usage error never waits for a database.
+     */
+    validate?: (args: A, opts: GlobalOptions) => void;
   } = {},
 ) {
   return async (...args: unknown[]) => {
@@ -29,7 +50,7 @@ export function action<A extends unknown[]>(
     const opts = cmd.optsWithGlobals<GlobalOptions>();
     let session: Session | undefined;
     try {
-      validate?.(...(args.slice(0, -1) as A));
+      validate?.(args.slice(0, -1) as A, opts);
       if (needsSession) session = await openSession(opts);
       const ctx: ActionContext = {
         session: session!,
@@ -41,13 +62,7 @@ export function action<A extends unknown[]>(
       };
       await fn(ctx, ...(args.slice(0, -1) as A));
     } catch (err) {
-      const unauthenticatedLocal =
-        session?.mode === "local" &&
-        !session.actingAs &&
-        (err as { data?: { code?: string } }).data?.code === "UNAUTHORIZED";
-      const message = unauthenticatedLocal
-        ? "No user to act as: register an account first, or pass --user NAME."
-        : describeError(err);
+      const message = failureMessage(err, session);
       if (opts.json) process.stderr.write(`${JSON.stringify({ error: message })}\n`);
       else process.stderr.write(`Error: ${message}\n`);
       if (opts.verbose && err instanceof Error && err.stack) process.stderr.write(`${err.stack}\n`);

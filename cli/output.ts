@@ -1,5 +1,6 @@
 import { TRPCClientError } from "@trpc/client";
 import { DataDirLockedError } from "../src/server/db/client";
+import { readConfig } from "./config";
 
 /** A failure in the product's words: printed without a stack trace, exit code 1. */
 export class CliError extends Error {
@@ -16,10 +17,29 @@ export function printJson(value: unknown): void {
   process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
 }
 
+/** Where a server on this machine listens by default: localhost on PORT (3000 unless set). */
+export function localServerUrl(env: NodeJS.ProcessEnv = process.env): string {
+  const port = Number(env.PORT);
+  return `http://localhost:${Number.isInteger(port) && port > 0 && port < 65536 ? port : 3000}`;
+}
+
+/**
+ * The embedded folder is in use: name the folder and the process, and say how to reach that server
+ * instead — the stored login's server (only --local can have brought us here then), else localhost:PORT.
+ */
+export function describeLockedDataDir(
+  err: DataDirLockedError,
+  stored: string | undefined = readConfig().server,
+): string {
+  const inUse = `The embedded database in ${err.dir} is in use by another process (pid ${err.pid}), usually a running PRITE Study server.`;
+  const instead = stored
+    ? `Drop --local to use your login to ${stored}, or stop that process first.`
+    : `Use that server instead: \`prite login --server ${localServerUrl()}\` once, and later commands go to it; or stop that process first.`;
+  return `${inUse}\n${instead}`;
+}
+
 export function describeError(err: unknown): string {
-  if (err instanceof DataDirLockedError) {
-    return `${err.message}\nA running server holds the embedded database: use --server http://localhost:3000 (after \`prite login\`).`;
-  }
+  if (err instanceof DataDirLockedError) return describeLockedDataDir(err);
   if (err instanceof TRPCClientError) {
     const cause = (err as TRPCClientError<never>).cause as { code?: string } | undefined;
     if (cause?.code === "ECONNREFUSED" || /fetch failed/i.test(err.message)) {

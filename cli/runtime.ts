@@ -8,6 +8,8 @@ import {
 import { TRPCError } from "@trpc/server";
 import { observable } from "@trpc/server/observable";
 import { TRPC_ERROR_CODES_BY_KEY } from "@trpc/server/rpc";
+import fs from "node:fs";
+import path from "node:path";
 import { sql } from "drizzle-orm";
 import { createDb, type DbHandle } from "../src/server/db/client";
 import { runMigrations } from "../src/server/db/migrate";
@@ -33,8 +35,12 @@ export interface GlobalOptions {
 export interface Session {
   api: Api;
   mode: "local" | "remote";
-  /** Local mode only: the open database (for operator commands such as `db migrate`). */
+  /** Local mode only: the open database (for operator commands such as `seed --synthetic`). */
   handle?: DbHandle;
+  /** Remote mode only: the server spoken to. */
+  server?: string;
+  /** Remote mode: whether a stored token is sent (a --server other than the login's sends none). */
+  signedIn?: boolean;
   actingAs: string | null;
   close(): Promise<void>;
 }
@@ -106,13 +112,66 @@ async function findUser(handle: DbHandle, name: string | undefined): Promise<Use
   return admin ?? null;
 }
 
+/**
+ * A lock left in the embedded data folder by a process that is gone (a killed import, a crash): the
+ * database takes it over on open; the CLI says so, naming the file, so the user knows what happened.
+ */
+export function staleLock(dataDir: string): { path: string; pid: number } | null {
+  const lockPath = path.join(path.resolve(dataDir), "pglite.lock");
+  let pid: number;
+  try {
+    pid = Number.parseInt(fs.readFileSync(lockPath, "utf8").trim(), 10);
+  } catch {
+    return null;
+  }
+  if (!Number.isFinite(pid) || pid === process.pid) return null;
+  try {
+    process.kill(pid, 0);
+    return null;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "ESRCH" ? { path: lockPath, pid } : null;
+  }
+}
+
+/**
+ * The database of DATABASE_URL or DATA_DIR, opened directly (local mode), without migrating it. Notes
+ * a stale lock on stderr (not with --json, whose stderr carries only `{"error": …}`).
+ */
+export async function openDatabase(opts: GlobalOptions): Promise<DbHandle> {
+  const env = loadEnv();
+  if (!env.DATABASE_URL && !opts.json) {
+    const stale = staleLock(env.DATA_DIR);
+    if (stale) {
+      process.stderr.write(
+        `Note: ${stale.path} was left by process ${stale.pid}, which is no longer running (an interrupted command?); taking it over.\n`,
+      );
+    }
+  }
+  return createDb({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR, maxConnections: 4 });
+}
+
+/**
+ * Commands that work on the database itself (`db migrate`, `seed --synthetic`) refuse remote mode as a
+ * usage error, naming the flag that gets them local mode.
+ */
+export function requireLocal(opts: GlobalOptions, command: string): void {
+  if (opts.local) return;
+  if (opts.server)
+    throw new CliError(
+      `${command} works on the local database only: drop --server ${opts.server}.`,
+      2,
+    );
+  const stored = readConfig().server;
+  if (stored)
+    throw new CliError(
+      `${command} works on the local database only: add --local (you are logged in to ${stored}).`,
+      2,
+    );
+}
+
 export async function openLocal(opts: GlobalOptions): Promise<Session> {
   const env = loadEnv();
-  const handle = await createDb({
-    databaseUrl: env.DATABASE_URL,
-    dataDir: env.DATA_DIR,
-    maxConnections: 4,
-  });
+  const handle = await openDatabase(opts);
   try {
     await runMigrations(handle);
     const user = await findUser(handle, opts.user ?? process.env.PRITE_USER);
@@ -148,7 +207,18 @@ export async function openLocal(opts: GlobalOptions): Promise<Session> {
   }
 }
 
-export function openRemote(server: string, token: string | undefined): Session {
+/** 'http://host:3000/' and 'http://host:3000' are the same server. */
+export function sameServer(a: string | undefined, b: string | undefined): boolean {
+  const norm = (u: string | undefined) => u?.trim().replace(/\/+$/, "").toLowerCase();
+  return a !== undefined && b !== undefined && norm(a) === norm(b);
+}
+
+/** A client for `server`; with a token it acts as `username` (the stored login's). */
+export function openRemote(
+  server: string,
+  token: string | undefined,
+  username: string | null = null,
+): Session {
   const base = server.replace(/\/+$/, "");
   return {
     api: createTRPCClient<AppRouter>({
@@ -164,18 +234,27 @@ export function openRemote(server: string, token: string | undefined): Session {
       ],
     }),
     mode: "remote",
-    actingAs: readConfig().username ?? null,
+    server: base,
+    signedIn: Boolean(token),
+    actingAs: token ? username : null,
     close: async () => {},
   };
 }
 
-/** --server or a stored login → remote; otherwise (or with --local) the database directly. */
+/**
+ * --server or a stored login → remote; otherwise (or with --local) the database directly. The stored
+ * token goes only to the server it was issued by.
+ */
 export async function openSession(opts: GlobalOptions): Promise<Session> {
   const config = readConfig();
   const server = opts.local ? undefined : (opts.server ?? config.server);
   if (server) {
-    const token = opts.server && opts.server !== config.server ? undefined : config.token;
-    return openRemote(server, token);
+    const ours = sameServer(server, config.server);
+    return openRemote(
+      server,
+      ours ? config.token : undefined,
+      ours ? (config.username ?? null) : null,
+    );
   }
   return openLocal(opts);
 }

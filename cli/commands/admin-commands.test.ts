@@ -8,7 +8,7 @@ import { createHarness, type Harness, type TestUser } from "../../src/server/tes
 import { apiFromCaller, type Api } from "../runtime";
 import { applyAnswerKey, importAnswerKey, listAnswerKeys, readKeyText } from "./answer-keys";
 import { defaultExportFile, runExport } from "./export";
-import { formatUsers, listUsers, setRole } from "./users";
+import { addUser, formatUsers, listUsers, setRole } from "./users";
 
 let h: Harness;
 let admin: TestUser;
@@ -44,13 +44,14 @@ describe("prite answer-keys", () => {
       });
     }
     const file = path.join(tmp, "key.txt");
-    fs.writeFileSync(file, "1. B\n2. C\n3. B\nthis line is not an answer\n");
+    // A heading or other prose line is not an answer and is passed over; a dropped question is named.
+    fs.writeFileSync(file, "Part 1 answer key\n1. B\n2. C\n3. B\n4. Drop\n");
     const { key, warnings } = await importAnswerKey(residentApi, await readKeyText(file), {
       part: "1",
       year: "2024",
     });
     expect(key).toMatchObject({ part: "1", year: 2024, count: 3 });
-    expect(Array.isArray(warnings)).toBe(true);
+    expect(warnings).toEqual(["Question 4 was dropped from the key; no answer was recorded."]);
 
     const stdin = new PassThrough();
     const reading = readKeyText("-", stdin);
@@ -103,7 +104,17 @@ describe("prite export", () => {
     expect(result.file).toBeNull();
     const data = JSON.parse(text) as Record<string, unknown>;
     const web = await resident.caller.users.exportStudyData();
-    expect(Object.keys(data).sort()).toEqual(Object.keys(web.data).sort());
+    // The same values as the Settings page's download, not only the same keys; only the moment of
+    // the export differs between the two calls.
+    const { exportedAt, ...rest } = data;
+    const { exportedAt: webExportedAt, ...webRest } = JSON.parse(
+      JSON.stringify(web.data),
+    ) as Record<string, unknown>;
+    expect(rest).toEqual(webRest);
+    expect(Date.parse(String(exportedAt))).toBeLessThanOrEqual(Date.parse(String(webExportedAt)));
+    // Not an empty export: the resident's answer keys from the test above are in it.
+    expect(JSON.stringify(rest.answerKeys)).toContain('"year":2024');
+    expect(rest.user).toMatchObject({ username: resident.user.username });
   });
 
   it("an unknown export is a usage error", async () => {
@@ -120,8 +131,55 @@ describe("prite users", () => {
       expect.arrayContaining([admin.user.username, resident.user.username]),
     );
     expect(formatUsers(list)).toContain(resident.user.username);
-    expect((await setRole(adminApi, resident.user.username, true)).changed).toBe(true);
+    const promoted = await setRole(adminApi, resident.user.username.toUpperCase(), true);
+    // The changed account's own row, with its own question count (3 from the answer-key test).
+    expect(promoted).toEqual({
+      changed: true,
+      user: { ...list.find((u) => u._id === resident.user.id)!, isAdmin: true },
+    });
+    expect(promoted.user.questionsAdded).toBe(3);
+    expect(await setRole(adminApi, resident.user.username, true)).toMatchObject({
+      changed: false,
+      user: { isAdmin: true },
+    });
     expect((await setRole(adminApi, resident.user.username, false)).user.isAdmin).toBe(false);
+    await expect(setRole(adminApi, "nobody-here", true)).rejects.toThrow("User not found");
+  });
+
+  it("add creates an account as the Sign Up page does, with its rules and words", async () => {
+    const user = await addUser(residentApi, {
+      username: "cli-added",
+      email: "cli-added@example.org",
+      pgyLevel: "2",
+      password: "a long enough password",
+    });
+    expect(user).toMatchObject({ username: "cli-added", pgyLevel: "2", isAdmin: false });
+    expect((await listUsers(adminApi)).map((u) => u.username)).toContain("cli-added");
+    await expect(
+      addUser(residentApi, {
+        username: "CLI-added",
+        email: "other@example.org",
+        pgyLevel: "2",
+        password: "a long enough password",
+      }),
+    ).rejects.toThrow("Username is already taken");
+    await expect(
+      addUser(residentApi, {
+        username: "cli-short",
+        email: "short@example.org",
+        pgyLevel: "2",
+        password: "x",
+        confirmPassword: "x",
+      }),
+    ).rejects.toThrow(/Password must be at least/);
+    await expect(
+      addUser(residentApi, {
+        username: "cli-mismatch",
+        email: "mismatch@example.org",
+        pgyLevel: "PGY-9",
+        password: "a long enough password",
+      }),
+    ).rejects.toThrow("Please select a PGY level");
   });
 
   it("a regular user is refused in the product's words", async () => {

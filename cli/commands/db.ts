@@ -1,6 +1,40 @@
 import type { Command } from "commander";
+import { sql } from "drizzle-orm";
+import type { DbHandle } from "../../src/server/db/client";
+import { runMigrations } from "../../src/server/db/migrate";
+import { queryRows } from "../../src/server/db/raw";
 import { action } from "../command";
-import { CliError } from "../output";
+import { openDatabase, requireLocal } from "../runtime";
+
+export interface MigrateResult {
+  database: DbHandle["kind"];
+  /** Migrations applied by this run (0 when the database was already up to date). */
+  applied: number;
+  /** Migrations the database has now. */
+  total: number;
+}
+
+/** Migrations recorded by drizzle's migrator; 0 on a database that was never migrated. */
+async function appliedMigrations(handle: DbHandle): Promise<number> {
+  const [found] = await queryRows<{ exists: boolean }>(
+    handle.db,
+    sql`select to_regclass('drizzle.__drizzle_migrations') is not null as "exists"`,
+  );
+  if (!found?.exists) return 0;
+  const [row] = await queryRows<{ n: number }>(
+    handle.db,
+    sql`select count(*)::int as n from drizzle.__drizzle_migrations`,
+  );
+  return Number(row?.n ?? 0);
+}
+
+/** `prite db migrate`: applies the pending migrations of drizzle/ and says how many it applied. */
+export async function migrateDatabase(handle: DbHandle): Promise<MigrateResult> {
+  const before = await appliedMigrations(handle);
+  await runMigrations(handle);
+  const total = await appliedMigrations(handle);
+  return { database: handle.kind, applied: total - before, total };
+}
 
 export function registerDbCommands(program: Command): void {
   const db = program
@@ -11,17 +45,30 @@ export function registerDbCommands(program: Command): void {
     .description("Apply pending migrations to DATABASE_URL or the embedded database in DATA_DIR")
     .addHelpText(
       "after",
-      "\nExample:\n  $ DATABASE_URL=postgres://localhost/prite prite db migrate",
+      `
+Examples:
+  $ prite db migrate                                     # the embedded database in DATA_DIR
+  $ DATABASE_URL=postgres://localhost/prite prite db migrate`,
     )
     .action(
-      action(async (ctx) => {
-        // Opening a local session already migrates; this command makes it explicit for operators.
-        if (ctx.session.mode !== "local")
-          throw new CliError("db migrate works on the local database only (drop --server).", 2);
-        ctx.out(`Database is up to date (${ctx.session.handle!.kind}).`, {
-          success: true,
-          database: ctx.session.handle!.kind,
-        });
-      }),
+      action(
+        async (ctx) => {
+          const handle = await openDatabase(ctx.opts);
+          try {
+            const result = await migrateDatabase(handle);
+            const what =
+              result.applied === 0
+                ? "no pending migrations"
+                : `applied ${result.applied} migration${result.applied === 1 ? "" : "s"}`;
+            ctx.out(
+              `Database is up to date (${result.database}, ${result.total} migrations): ${what}.`,
+              { success: true, ...result },
+            );
+          } finally {
+            await handle.close();
+          }
+        },
+        { needsSession: false, validate: (_args, opts) => requireLocal(opts, "db migrate") },
+      ),
     );
 }

@@ -14,8 +14,9 @@ import {
   type ImportOptions,
 } from "./import";
 
-const REAL = path.resolve(__dirname, "../../../shared/fixtures/real");
+const REAL = path.resolve(__dirname, "../../fixtures/real");
 const MMLU = path.join(REAL, "mmlu_clinical_knowledge_dev.csv");
+const MIR = path.join(REAL, "mir_medmcqa_style_test-en.csv");
 const GISELLE = path.join(REAL, "quizserver_science_quiz_giselle.xlsx");
 const MULTI = path.join(REAL, "quizserver_multisheet_data.xlsx");
 
@@ -56,6 +57,83 @@ describe("prite import: the real fixtures", () => {
     expect(await countOwn(user.user.id)).toBe(5);
   });
 
+  it("mir_medmcqa_style_test-en.csv imports its 508 questions, every one with its answer", async () => {
+    const { user, api } = await resident();
+    const summary = await runImport(api, [MIR], opts());
+    expect(summary).toMatchObject({
+      total: 508,
+      duplicates: 0,
+      merged: 0,
+      imported: 508,
+      skipped: 0,
+      errors: [],
+      warnings: [],
+    });
+    expect(summary.files).toEqual([
+      {
+        file: "mir_medmcqa_style_test-en.csv",
+        sheet: expect.any(String),
+        questions: 508,
+        errors: 0,
+        warnings: 0,
+      },
+    ]);
+    expect(await countOwn(user.user.id)).toBe(508);
+    const [answered] = await h.db.db
+      .select({ n: count() })
+      .from(questions)
+      .where(sql`${questions.creatorId} = ${user.user.id} and ${questions.correctAnswer} <> ''`);
+    expect(Number(answered!.n)).toBe(508);
+  });
+
+  it("quizserver_multisheet_data.xlsx without --sheet reads the first sheet, 'Demo Questions' (3)", async () => {
+    const { user, api } = await resident();
+    const summary = await runImport(api, [MULTI], opts());
+    expect(summary.files).toEqual([
+      {
+        file: "quizserver_multisheet_data.xlsx",
+        sheet: "Demo Questions",
+        questions: 3,
+        errors: 0,
+        warnings: 0,
+      },
+    ]);
+    expect(summary).toMatchObject({ total: 3, imported: 3, errors: [], warnings: [] });
+    expect(await countOwn(user.user.id)).toBe(3);
+  });
+
+  it("quizserver_multisheet_data.xlsx --sheet 'Cyber Security': 7 imported, rows 6-8 as warnings", async () => {
+    const { user, api } = await resident();
+    const summary = await runImport(api, [MULTI], opts({ sheet: "Cyber Security" }));
+    expect(summary).toMatchObject({ total: 7, imported: 7, skipped: 0, errors: [] });
+    const file = "quizserver_multisheet_data.xlsx";
+    expect(summary.warnings).toEqual(
+      [
+        [6, "1, 2, 3, 2"],
+        [7, "1, 2, 3, 3"],
+        [8, "1, 2, 3, 4"],
+      ].map(([row, answer]) => ({
+        file,
+        row,
+        message: `Row ${row}: the answer '${answer}' names several options; the question was imported without an answer`,
+      })),
+    );
+    expect(summary.files).toEqual([
+      { file, sheet: "Cyber Security", questions: 7, errors: 0, warnings: 3 },
+    ]);
+    const text = formatImportSummary(summary);
+    expect(text).toContain("errors: 0");
+    expect(text).toContain(
+      `Warnings: 3\n  ${file} row 6: the answer '1, 2, 3, 2' names several options; the question was imported without an answer`,
+    );
+    expect(await countOwn(user.user.id)).toBe(7);
+    const rows = await h.db.db
+      .select({ answer: questions.correctAnswer })
+      .from(questions)
+      .where(eq(questions.creatorId, user.user.id));
+    expect(rows.filter((r) => r.answer === "")).toHaveLength(3);
+  });
+
   it("quizserver_science_quiz_giselle.xlsx imports the 10 questions of sheet 'Questions'", async () => {
     const { user, api } = await resident();
     const summary = await runImport(api, [GISELLE], opts());
@@ -65,6 +143,7 @@ describe("prite import: the real fixtures", () => {
         sheet: "Questions",
         questions: 10,
         errors: 0,
+        warnings: 0,
       },
     ]);
     expect(summary.imported).toBe(10);
@@ -204,6 +283,13 @@ describe("prite import: settings and errors", () => {
     expect(() => checkImportFlags({ headerRow: "0" })).toThrow(/--header-row/);
     expect(() => checkImportFlags({ optionCols: "B" })).toThrow(/--option-cols/);
     expect(() => checkImportFlags({ part: "2", year: "2023", answerCol: "G" })).not.toThrow();
+    // The years the server accepts (2000 to next year), not a wider range the server then refuses.
+    const next = new Date().getFullYear() + 1;
+    expect(() => checkImportFlags({ year: "1999" })).toThrow(
+      `--year must be a year from 2000 to ${next}`,
+    );
+    expect(() => checkImportFlags({ year: String(next + 1) })).toThrow(/--year/);
+    expect(() => checkImportFlags({ year: String(next) })).not.toThrow();
   });
 
   it("refuses bad flags as usage errors (exit code 2) before reading anything", async () => {

@@ -10,6 +10,7 @@ import {
   type ImportFormat,
   type ImportSettings,
   type ParsedQuestion,
+  type RowError,
 } from "../../src/core/import";
 import { NO_VALID_QUESTIONS_MESSAGE } from "../../src/core/import/errors";
 import {
@@ -20,6 +21,7 @@ import {
 } from "../../src/web/components/import/import-flow";
 import { CHECK_DUPLICATES_MAX, COMMIT_MAX } from "../../src/server/features/imports/imports.types";
 import { action } from "../command";
+import { parsePart, parseYear, usage } from "../options";
 import { CliError } from "../output";
 import type { Api } from "../runtime";
 
@@ -52,7 +54,7 @@ export interface ImportRowError {
 
 export interface ImportSummary {
   dryRun: boolean;
-  files: { file: string; sheet: string; questions: number; errors: number }[];
+  files: { file: string; sheet: string; questions: number; errors: number; warnings: number }[];
   /** Questions read from the files (rows with errors not included). */
   total: number;
   duplicates: number;
@@ -61,7 +63,10 @@ export interface ImportSummary {
   skipped: number;
   /** Duplicates whose match belongs to another user, so --on-duplicate newer|metadata skipped them. */
   notMergeable: number;
+  /** Rows that could not become questions, with file and row number. */
   errors: ImportRowError[];
+  /** Rows imported with a note from the parser (e.g. an answer it could not read: imported without one). */
+  warnings: ImportRowError[];
 }
 
 export interface Progress {
@@ -74,8 +79,6 @@ export const silentProgress: Progress = { update: () => {}, done: () => {} };
 /** Questions per duplicate-check call: ten calls for a 10,000-row file, each well under the limit. */
 export const CLI_CHECK_BATCH = Math.min(1_000, CHECK_DUPLICATES_MAX);
 
-const usage = (message: string) => new CliError(message, 2);
-
 /** 'B' or '2' → 1 (0-based column); spreadsheet letters or 1-based numbers, as a user reads them. */
 export function parseColumn(flag: string, value: string): number {
   const v = value.trim().toUpperCase();
@@ -86,19 +89,10 @@ export function parseColumn(flag: string, value: string): number {
   throw usage(`--${flag}: '${value}' is not a column (use a letter like C or a number like 3)`);
 }
 
-function yearOf(value: string | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1990 || n > 2100)
-    throw usage("--year must be a year from 1990 to 2100");
-  return n;
-}
-
 /** The wizard's auto-detected settings for this sheet, with the flags the user gave on top. */
 export function settingsFor(rows: string[][], opts: ImportOptions): ImportSettings {
-  const part = (opts.part ?? "1") as ImportSettings["part"];
-  if (part !== "1" && part !== "2") throw usage("--part must be 1 or 2");
-  const year = yearOf(opts.year) ?? new Date().getFullYear();
+  const part = parsePart(opts.part ?? "1");
+  const year = opts.year === undefined ? new Date().getFullYear() : parseYear(opts.year);
   const base: Partial<ImportSettings> = { part, year };
   let headerRow: number | undefined = opts.header === false ? -1 : undefined;
   if (opts.headerRow !== undefined) {
@@ -176,10 +170,12 @@ export async function readImportFiles(
 ): Promise<{
   questions: ParsedQuestion[];
   errors: ImportRowError[];
+  warnings: ImportRowError[];
   files: ImportSummary["files"];
 }> {
   const questions: ParsedQuestion[] = [];
   const errors: ImportRowError[] = [];
+  const warnings: ImportRowError[] = [];
   const summaries: ImportSummary["files"] = [];
   for (const file of files) {
     let bytes: Uint8Array;
@@ -192,20 +188,24 @@ export async function readImportFiles(
     try {
       const sheet = await readSpreadsheet(name, bytes, opts.sheet ? { sheet: opts.sheet } : {});
       const result = splitImportable(parseRows(sheet.rows, settingsFor(sheet.rows, opts)));
+      const notes = result.warnings;
+      const inFile = (e: RowError) => ({ file: name, row: e.row, message: e.message });
       questions.push(...result.questions);
-      errors.push(...result.errors.map((e) => ({ file: name, row: e.row, message: e.message })));
+      errors.push(...result.errors.map(inFile));
+      warnings.push(...notes.map(inFile));
       summaries.push({
         file: name,
         sheet: sheet.sheet,
         questions: result.questions.length,
         errors: result.errors.length,
+        warnings: notes.length,
       });
     } catch (err) {
       if (err instanceof ImportError) throw new CliError(`${name}: ${err.message}`);
       throw err;
     }
   }
-  return { questions, errors, files: summaries };
+  return { questions, errors, warnings, files: summaries };
 }
 
 /**
@@ -221,7 +221,7 @@ export async function runImport(
   const mode = onDuplicateOf(opts.onDuplicate);
   if (files.length === 0) throw usage("Name at least one file to import.");
   const read = await readImportFiles(files, opts);
-  const { questions, errors } = read;
+  const { questions, errors, warnings } = read;
   if (questions.length === 0) throw new CliError(NO_VALID_QUESTIONS_MESSAGE);
   if (questions.length > COMMIT_MAX)
     throw new CliError(`At most ${COMMIT_MAX} questions can be imported at once`);
@@ -272,12 +272,13 @@ export async function runImport(
     skipped,
     notMergeable,
     errors,
+    warnings,
   };
   if (opts.dryRun) {
     progress.done();
     return summary;
   }
-  progress.update("Saving", 0, 1);
+  progress.update("Saving", 0, summary.imported + summary.merged);
   try {
     const result = await api.imports.commit.mutate({
       items: commitItems,
@@ -301,7 +302,7 @@ export function formatImportSummary(s: ImportSummary): string {
   const lines = [
     ...s.files.map(
       (f) =>
-        `${f.file}${/\.csv$/i.test(f.file) ? "" : ` [${f.sheet}]`}: ${f.questions} questions, ${f.errors} rows with errors`,
+        `${f.file}${/\.csv$/i.test(f.file) ? "" : ` [${f.sheet}]`}: ${f.questions} questions, ${f.errors} rows with errors${f.warnings ? `, ${f.warnings} with warnings` : ""}`,
     ),
     `${s.dryRun ? "Dry run, nothing saved. " : ""}Total: ${s.total}, duplicates: ${s.duplicates}, merged: ${s.merged}, ${verb.toLowerCase()}: ${s.imported}, skipped: ${s.skipped}, errors: ${s.errors.length}`,
   ];
@@ -309,7 +310,12 @@ export function formatImportSummary(s: ImportSummary): string {
     lines.push(
       `${s.notMergeable} duplicates match another user's question: skipped (you can only merge into your own questions; use --on-duplicate keep-both to add them anyway).`,
     );
-  for (const e of s.errors) lines.push(`  ${e.file} row ${e.row}: ${e.message}`);
+  // The parser's messages start 'Row N: '; the file name goes in front instead.
+  const row = (e: ImportRowError) =>
+    `  ${e.file} row ${e.row}: ${e.message.replace(/^Row \d+:\s*/, "")}`;
+  for (const e of s.errors) lines.push(row(e));
+  if (s.warnings.length > 0) lines.push(`Warnings: ${s.warnings.length}`);
+  for (const w of s.warnings) lines.push(row(w));
   return lines.join("\n");
 }
 
@@ -330,6 +336,16 @@ export function terminalProgress(stream: NodeJS.WriteStream = process.stderr): P
       if (shown) stream.write("\r\x1b[K");
       shown = false;
     },
+  };
+}
+
+/** With --verbose off a terminal: one line per step on stderr, e.g. `Saving: 0/20000`. */
+export function lineProgress(stream: NodeJS.WritableStream = process.stderr): Progress {
+  return {
+    update(label, done, total) {
+      stream.write(`${label}: ${done}/${total}\n`);
+    },
+    done() {},
   };
 }
 
@@ -374,11 +390,15 @@ Examples:
       action(
         async (ctx, files: string[], opts: ImportOptions) => {
           const progress =
-            process.stderr.isTTY && !ctx.opts.json ? terminalProgress() : silentProgress;
+            process.stderr.isTTY && !ctx.opts.json
+              ? terminalProgress()
+              : ctx.opts.verbose
+                ? lineProgress()
+                : silentProgress;
           const summary = await runImport(ctx.session.api, files, opts, progress);
           ctx.out(formatImportSummary(summary), summary);
         },
-        { validate: (_files: string[], opts: ImportOptions) => checkImportFlags(opts) },
+        { validate: ([, opts]) => checkImportFlags(opts) },
       ),
     );
 }

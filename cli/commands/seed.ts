@@ -1,8 +1,9 @@
 import type { Command } from "commander";
 import { DEMO_BANK } from "../../src/server/features/seed/demo-bank";
-import { seedSynthetic } from "../../src/server/features/seed/synthetic";
+import { seedSynthetic, type SyntheticOptions } from "../../src/server/features/seed/synthetic";
 import { action } from "../command";
-import { CliError } from "../output";
+import { parseCount, parseYear, usage } from "../options";
+import { requireLocal, type Api } from "../runtime";
 
 interface SeedOptions {
   demo?: boolean;
@@ -14,18 +15,78 @@ interface SeedOptions {
   year?: string;
 }
 
-const positiveInt = (name: string, value: string, max: number) => {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 0 || n > max)
-    throw new CliError(`--${name} must be a whole number from 0 to ${max}`, 2);
-  return n;
-};
+export interface DemoSeedResult {
+  /** Demo questions added by this run. */
+  imported: number;
+  /** Demo questions skipped because the acting user already sees them (an earlier run, anyone's). */
+  alreadyPresent: number;
+  year: number;
+}
+
+/**
+ * `prite seed --demo`: the demo bank through the same procedures as an import — the duplicate check,
+ * then one commit of public questions as the acting user. Demo questions the user already sees (their
+ * own from an earlier run, or another user's public copy) are skipped, so running it twice adds nothing.
+ */
+export async function seedDemo(api: Api, { year }: { year: number }): Promise<DemoSeedResult> {
+  const questions = DEMO_BANK.map((q) => ({ ...q, year }));
+  const { results } = await api.imports.checkDuplicates.mutate({ questions });
+  const present = new Set(results.filter((r) => r.isDuplicate).map((r) => r.index));
+  if (present.size === questions.length) return { imported: 0, alreadyPresent: present.size, year };
+  const result = await api.imports.commit.mutate({
+    isPublic: true,
+    items: questions.map((question, i) =>
+      present.has(i)
+        ? { question, action: "skip" as const, hadDuplicate: true }
+        : { question, action: "create" as const },
+    ),
+  });
+  return { imported: result.imported, alreadyPresent: present.size, year };
+}
+
+export function formatDemoSeed(result: DemoSeedResult, actingAs: string | null): string {
+  const who = actingAs ?? "you";
+  if (result.imported === 0)
+    return `The ${result.alreadyPresent} demo questions are already there: nothing added.`;
+  const skipped =
+    result.alreadyPresent > 0 ? ` (${result.alreadyPresent} were already there: skipped)` : "";
+  return `Added ${result.imported} demo questions (public, ${result.year}) as ${who}${skipped}.`;
+}
+
+/** The --synthetic flags, checked before the database is opened. */
+export function syntheticOptions(opts: SeedOptions, now: Date): SyntheticOptions {
+  const share = /^\s*\d*\.?\d+\s*$/.test(opts.public) ? Number(opts.public) : Number.NaN;
+  if (!(share >= 0 && share <= 1)) throw usage("--public must be a share from 0 to 1, e.g. 0.2");
+  return {
+    users: parseCount("users", opts.users, 100_000),
+    questions: parseCount("questions", opts.questions, 2_000_000),
+    reviews: parseCount("reviews", opts.reviews, 20_000_000),
+    publicShare: share,
+    now,
+  };
+}
+
+/** Which seed to run, with its flags checked; usage errors (exit 2) before anything is opened. */
+export function checkSeedFlags(opts: SeedOptions, now = new Date()) {
+  if (!opts.demo === !opts.synthetic) throw usage("Choose one of --demo or --synthetic.");
+  if (opts.demo) {
+    return {
+      kind: "demo" as const,
+      year: opts.year === undefined ? now.getFullYear() : parseYear(opts.year, now),
+    };
+  }
+  if (opts.year !== undefined) throw usage("--year applies to --demo only.");
+  return { kind: "synthetic" as const, options: syntheticOptions(opts, now) };
+}
 
 export function registerSeedCommands(program: Command): void {
   program
     .command("seed")
     .description("Fill the database: a small demo bank, or synthetic data for benchmarks")
-    .option("--demo", "add the demo bank (12 original questions, public) as the acting user")
+    .option(
+      "--demo",
+      "add the demo bank (12 original questions, public) as the acting user; skips those already there",
+    )
     .option("--synthetic", "generate synthetic users, questions and reviews (local mode only)")
     .option("--users <n>", "synthetic users", "1000")
     .option("--questions <n>", "synthetic questions", "50000")
@@ -40,44 +101,31 @@ Examples:
   $ prite seed --synthetic --users 1000 --questions 50000 --reviews 500000`,
     )
     .action(
-      action(async (ctx, opts: SeedOptions) => {
-        if (!opts.demo === !opts.synthetic)
-          throw new CliError("Choose one of --demo or --synthetic.", 2);
-        if (opts.demo) {
-          const year = opts.year ? positiveInt("year", opts.year, 2100) : new Date().getFullYear();
-          const result = await ctx.session.api.imports.commit.mutate({
-            isPublic: true,
-            items: DEMO_BANK.map((q) => ({ question: { ...q, year }, action: "create" as const })),
+      action(
+        async (ctx, opts: SeedOptions) => {
+          const seed = checkSeedFlags(opts);
+          if (seed.kind === "demo") {
+            const result = await seedDemo(ctx.session.api, { year: seed.year });
+            ctx.out(formatDemoSeed(result, ctx.session.actingAs), result);
+            return;
+          }
+          const started = Date.now();
+          const result = await seedSynthetic(ctx.session.handle!.db, {
+            ...seed.options,
+            now: new Date(),
           });
+          const seconds = ((Date.now() - started) / 1000).toFixed(1);
           ctx.out(
-            `Added ${result.imported} demo questions (public) as ${ctx.session.actingAs ?? "you"}.`,
-            {
-              imported: result.imported,
-            },
+            `Created ${result.users} users (${result.prefix}_1…, password '${result.password}'), ${result.questions} questions and ${result.reviews} reviews in ${seconds} s.`,
+            { ...result, seconds: Number(seconds) },
           );
-          return;
-        }
-        if (ctx.session.mode !== "local" || !ctx.session.handle) {
-          throw new CliError(
-            "seed --synthetic writes to the database directly: run it in local mode (no --server).",
-            2,
-          );
-        }
-        const share = Number(opts.public);
-        if (!(share >= 0 && share <= 1)) throw new CliError("--public must be between 0 and 1", 2);
-        const started = Date.now();
-        const result = await seedSynthetic(ctx.session.handle.db, {
-          users: positiveInt("users", opts.users, 100_000),
-          questions: positiveInt("questions", opts.questions, 2_000_000),
-          reviews: positiveInt("reviews", opts.reviews, 20_000_000),
-          publicShare: share,
-          now: new Date(),
-        });
-        const seconds = ((Date.now() - started) / 1000).toFixed(1);
-        ctx.out(
-          `Created ${result.users} users (${result.prefix}_1…, password '${result.password}'), ${result.questions} questions and ${result.reviews} reviews in ${seconds} s.`,
-          { ...result, seconds: Number(seconds) },
-        );
-      }),
+        },
+        {
+          validate: ([opts], globals) => {
+            const seed = checkSeedFlags(opts);
+            if (seed.kind === "synthetic") requireLocal(globals, "seed --synthetic");
+          },
+        },
+      ),
     );
 }

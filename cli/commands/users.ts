@@ -1,7 +1,9 @@
 import type { Command } from "commander";
+import { PGY_LEVEL_VALUES } from "../../src/core/constants";
 import type { AdminUserJson } from "../../src/server/features/admin/admin.service";
 import { action } from "../command";
 import { table } from "../output";
+import { readSecret } from "../prompt";
 import type { Api } from "../runtime";
 
 export async function listUsers(api: Api): Promise<AdminUserJson[]> {
@@ -10,6 +12,25 @@ export async function listUsers(api: Api): Promise<AdminUserJson[]> {
 
 export async function setRole(api: Api, username: string, isAdmin: boolean) {
   return api.admin.setRole.mutate({ username, isAdmin });
+}
+
+export interface AddUserInput {
+  username: string;
+  email: string;
+  pgyLevel: string;
+  password: string;
+  /** Asked on a terminal; the server answers "Passwords do not match" when it differs. */
+  confirmPassword?: string;
+}
+
+/**
+ * `prite users add`: creates an account with the Sign Up page's procedure and rules (the first account
+ * of a new installation becomes its admin). The session the sign-up opens is not kept: the CLI acts as
+ * the account through --user (local) or `prite login` (remote).
+ */
+export async function addUser(api: Api, input: AddUserInput) {
+  const { user } = await api.auth.register.mutate(input);
+  return user;
 }
 
 export function formatUsers(list: AdminUserJson[]): string {
@@ -29,14 +50,58 @@ export function formatUsers(list: AdminUserJson[]): string {
 export function registerUserCommands(program: Command): void {
   const users = program
     .command("users")
-    .description("Accounts and admin rights (admins only)")
+    .description("Accounts: create one, list them, admin rights (list and roles: admins only)")
     .addHelpText(
       "after",
       `
 Examples:
+  $ prite users add chief --email chief@example.org --pgy 3
   $ prite users list
   $ prite users promote alice
   $ prite users demote alice`,
+    );
+
+  users
+    .command("add")
+    .description(
+      "Create an account, as the Sign Up page does (the first account becomes the admin)",
+    )
+    .argument("<username>", "the new account's username")
+    .requiredOption("--email <email>", "its email address")
+    .requiredOption("--pgy <level>", `PGY level: ${PGY_LEVEL_VALUES.join(", ")}`)
+    .option("--password-stdin", "read the password from standard input (else it is asked for)")
+    .addHelpText(
+      "after",
+      `
+Examples:
+  $ prite users add chief --email chief@example.org --pgy 3
+  $ printf '%s\n' "$PASSWORD" | prite users add alice --email alice@example.org --pgy 1 --password-stdin`,
+    )
+    .action(
+      action(
+        async (
+          ctx,
+          username: string,
+          opts: { email: string; pgy: string; passwordStdin?: boolean },
+        ) => {
+          const fromStdin = Boolean(opts.passwordStdin) || !process.stdin.isTTY;
+          const password = await readSecret("Password: ", true, fromStdin);
+          const confirmPassword = fromStdin
+            ? undefined
+            : await readSecret("Confirm password: ", true);
+          const user = await addUser(ctx.session.api, {
+            username,
+            email: opts.email,
+            pgyLevel: opts.pgy,
+            password,
+            ...(confirmPassword === undefined ? {} : { confirmPassword }),
+          });
+          ctx.out(
+            `Created ${user.username}${user.isAdmin ? " (admin: the first account)" : ""}.`,
+            user,
+          );
+        },
+      ),
     );
 
   users

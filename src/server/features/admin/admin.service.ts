@@ -40,10 +40,11 @@ export interface AdminStats {
 const DAY_MS = 86_400_000;
 
 /** Every user with the number of questions they created, oldest account first. */
-export async function listAdminUsers(db: Db): Promise<AdminUserJson[]> {
+export async function listAdminUsers(db: Db, onlyUserId?: string): Promise<AdminUserJson[]> {
   const added = db
     .select({ creatorId: questions.creatorId, n: count().as("n") })
     .from(questions)
+    .where(onlyUserId === undefined ? undefined : eq(questions.creatorId, onlyUserId))
     .groupBy(questions.creatorId)
     .as("added");
   const rows = await db
@@ -59,6 +60,7 @@ export async function listAdminUsers(db: Db): Promise<AdminUserJson[]> {
     })
     .from(users)
     .leftJoin(added, eq(added.creatorId, users.id))
+    .where(onlyUserId === undefined ? undefined : eq(users.id, onlyUserId))
     .orderBy(asc(users.createdAt), asc(users.username));
   return rows.map((r) => ({
     _id: r.id,
@@ -151,8 +153,8 @@ export async function setUserRole(
     await tx.update(users).set({ isAdmin: input.isAdmin }).where(eq(users.id, target.id));
     return { id: target.id, changed: true };
   });
-  const all = await listAdminUsers(db);
-  const user = all.find((u) => u._id === changed.id);
+  // The one changed row, with its own question count only (not every user's statistics).
+  const [user] = await listAdminUsers(db, changed.id);
   if (!user) throw new TRPCError({ code: "NOT_FOUND", message: ADMIN_MESSAGES.USER_NOT_FOUND });
   return { user, changed: changed.changed };
 }
