@@ -1,12 +1,18 @@
 import fs from "node:fs";
 import path from "node:path";
+import { Transform } from "node:stream";
 import cookie from "@fastify/cookie";
 import cors from "@fastify/cors";
 import helmet from "@fastify/helmet";
 import fastifyStatic from "@fastify/static";
 import { fastifyTRPCPlugin, type FastifyTRPCPluginOptions } from "@trpc/server/adapters/fastify";
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
-import { originAllowed } from "./auth/origin";
+import {
+  looksLikeUntrustedProxy,
+  ORIGIN_REFUSED,
+  originAllowed,
+  TRUST_PROXY_HINT,
+} from "./auth/origin";
 import type { DbHandle } from "./db/client";
 import { projectRoot } from "./env";
 import { httpContextFactory } from "./http-context";
@@ -16,12 +22,39 @@ import { appRouter, type AppRouter } from "./trpc/router";
 
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 export const BULK_BODY_LIMIT = 25 * 1024 * 1024;
-/** tRPC procedures allowed the bulk body limit; every other call keeps 1 MB. */
+export const TOO_LARGE = "The request is too large.";
+/** tRPC procedures allowed the bulk body limit (bulk question saves and imports); every other call keeps 1 MB. */
 export const BULK_PROCEDURES = new Set([
   "questions.bulkCreate",
-  "imports.commit",
-  "imports.checkDuplicates",
+  ...Object.keys(appRouter._def.procedures).filter((p) => p.startsWith("imports.")),
 ]);
+
+/** The body limit of a tRPC URL: the bulk limit only when every procedure of the batch is a bulk save. */
+export function trpcBodyLimit(url: string): number {
+  const procedures = url.slice("/trpc/".length).split("?")[0]!.split(",");
+  return procedures.every((p) => BULK_PROCEDURES.has(p)) ? BULK_BODY_LIMIT : DEFAULT_BODY_LIMIT;
+}
+
+/**
+ * Counts the bytes actually received, so a chunked body (no content-length) meets the limit too: past
+ * `limit` the stream fails with 413 before the body is parsed (docs/decisions/061-body-limits-by-bytes.md).
+ */
+function byteLimited(source: NodeJS.ReadableStream, limit: number): Transform {
+  let received = 0;
+  const counted = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      received += chunk.length;
+      if (received > limit) {
+        source.unpipe(counted);
+        done(Object.assign(new Error(TOO_LARGE), { statusCode: 413 }));
+        return;
+      }
+      done(null, chunk);
+    },
+  });
+  source.on("error", (err) => counted.destroy(err));
+  return source.pipe(counted);
+}
 
 export interface BuildAppOptions {
   handle: DbHandle;
@@ -33,12 +66,44 @@ export interface BuildAppOptions {
   webDir?: string | null;
 }
 
+/**
+ * What the logs never show: credentials in headers (should a serializer ever log them), the session
+ * cookie we set, and password or token fields of any logged object (bodies themselves are never logged).
+ */
 export const LOG_REDACT = [
   "req.headers.authorization",
   'req.headers["x-auth-token"]',
   "req.headers.cookie",
   'res.headers["set-cookie"]',
+  "headers.authorization",
+  'headers["x-auth-token"]',
+  "headers.cookie",
+  ...["password", "currentPassword", "newPassword", "confirmPassword", "token"].flatMap((field) => [
+    field,
+    `*.${field}`,
+    `*.*.${field}`,
+  ]),
 ];
+
+/** The pino options of the server (main.ts) and of the tests that read its logs. */
+export function serverLoggerOptions(level: string) {
+  return { level, redact: { paths: LOG_REDACT, censor: "[redacted]" } };
+}
+
+/** The Content-Security-Policy (docs/decisions/062-content-security-policy.md). */
+export const CSP_DIRECTIVES = {
+  defaultSrc: ["'self'"],
+  scriptSrc: ["'self'"],
+  // Radix Select and react-remove-scroll (dialogs, menus) insert <style> elements: no script is inline.
+  styleSrc: ["'self'", "'unsafe-inline'"],
+  imgSrc: ["'self'"],
+  fontSrc: ["'self'"],
+  connectSrc: ["'self'"],
+  objectSrc: ["'none'"],
+  baseUri: ["'self'"],
+  formAction: ["'self'"],
+  frameAncestors: ["'none'"],
+};
 
 export interface RouteEntry {
   method: string;
@@ -71,22 +136,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
 
   await app.register(cookie);
   await app.register(helmet, {
-    contentSecurityPolicy: {
-      useDefaults: false,
-      directives: {
-        defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
-        // Radix and Recharts set inline style attributes; scripts stay strictly same-origin.
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", "data:", "blob:"],
-        fontSrc: ["'self'", "data:"],
-        connectSrc: ["'self'"],
-        objectSrc: ["'none'"],
-        baseUri: ["'self'"],
-        formAction: ["'self'"],
-        frameAncestors: ["'none'"],
-      },
-    },
+    contentSecurityPolicy: { useDefaults: false, directives: CSP_DIRECTIVES },
     // HSTS is only meaningful over HTTPS; it is added below when the request arrived that way.
     hsts: false,
     referrerPolicy: { policy: "strict-origin-when-cross-origin" },
@@ -113,25 +163,33 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       return reply.status(status).send({ message: "Internal server error" });
     }
     let message = err.message;
-    if (status === 413) message = "The request is too large.";
+    if (status === 413) message = TOO_LARGE;
     else if (err.code === "FST_ERR_CTP_INVALID_JSON_BODY" || err instanceof SyntaxError)
       message = "The request body is not valid JSON.";
     return reply.status(status).send({ message });
   });
 
   // Cross-site forgery guard for cookie sessions, and the per-procedure body limit for tRPC.
+  let proxyHintLogged = false;
   app.addHook("onRequest", async (req, reply) => {
     if (!req.url.startsWith("/api/") && !req.url.startsWith("/trpc/")) return;
     if (req.url.startsWith("/trpc/")) {
-      const length = Number(req.headers["content-length"] ?? 0);
-      const procedures = req.url.slice(6).split("?")[0]!.split(",");
-      const limit = procedures.every((p) => BULK_PROCEDURES.has(p))
-        ? BULK_BODY_LIMIT
-        : DEFAULT_BODY_LIMIT;
-      if (length > limit) return reply.status(413).send({ message: "The request is too large." });
+      // tRPC would read a multipart body whole before any limit applies; no procedure takes one.
+      if (/^multipart\//i.test(req.headers["content-type"] ?? "")) {
+        return reply.status(415).send({ message: "Unsupported Media Type: multipart/form-data" });
+      }
+      // A declared length over the limit is refused before a byte is read; chunked bodies are counted
+      // by the preParsing hook of the tRPC scope.
+      if (Number(req.headers["content-length"] ?? 0) > trpcBodyLimit(req.url)) {
+        return reply.status(413).send({ message: TOO_LARGE });
+      }
     }
     if (!originAllowed(req, allowedOrigins)) {
-      return reply.status(403).send({ message: "Request origin not allowed" });
+      if (!proxyHintLogged && looksLikeUntrustedProxy(req)) {
+        proxyHintLogged = true;
+        req.log.warn(TRUST_PROXY_HINT);
+      }
+      return reply.status(403).send({ message: ORIGIN_REFUSED });
     }
   });
 
@@ -149,10 +207,16 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   });
 
   await app.register(async (trpcScope) => {
-    // The onRequest hook above holds every call but the bulk procedures to 1 MB.
+    // One fastify route serves every procedure, so its own limit is the bulk one and the real limit of
+    // each call is enforced here, on the bytes received: 1 MB unless every procedure is a bulk save.
     trpcScope.addHook("onRoute", (route) => {
       route.bodyLimit = BULK_BODY_LIMIT;
     });
+    trpcScope.addHook("preParsing", async (req, _reply, payload) =>
+      req.method === "GET" || req.method === "HEAD"
+        ? payload
+        : byteLimited(payload, trpcBodyLimit(req.url)),
+    );
     await trpcScope.register(fastifyTRPCPlugin, {
       prefix: "/trpc",
       trpcOptions: {

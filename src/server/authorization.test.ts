@@ -1,97 +1,213 @@
 import { TRPCError } from "@trpc/server";
-import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { queryRows } from "./db/raw";
 import { addQuestion } from "./features/study/test-fixtures";
+import { databaseSnapshot } from "./test/db-snapshot";
 import { createHarness, type Harness, type TestUser } from "./test/harness";
 import { appRouter } from "./trpc/router";
 
 /**
- * The authorization matrix (issue 9): every tRPC procedure, read from the router itself, and every REST
- * route, read from the server itself, is called as anonymous, owner, another user and admin. A procedure
- * or route missing from the tables below fails the test, so a new one cannot be forgotten.
+ * The authorization matrix (issue 9 item 1): every tRPC procedure, read from the router itself, and every
+ * REST route, read from the server itself, is called as anonymous, owner, another user and admin.
+ * A procedure or route missing from the tables below fails the test, so a new one cannot be forgotten:
+ * a procedure that takes the id of an object must list its cases (owner allowed; another user 404 for
+ * objects they cannot see, 403 for ones they can see but not change; admin likewise, as admins have no
+ * special rights over other people's questions and records), or be marked as acting on the caller's own
+ * data only. Every refused call leaves every table as it was.
  */
 
-type Access = "public" | "user" | "admin";
+type Outcome = "OK" | "NULL" | "NOT_FOUND" | "FORBIDDEN";
 
-const PROCEDURES: Record<string, Access> = {
-  "auth.register": "public",
-  "auth.login": "public",
-  "auth.logout": "user",
-  "auth.me": "user",
-  "auth.changePassword": "user",
-  "users.updateProfile": "user",
-  "users.updateSettings": "user",
-  "users.markScoresOnboardingOffered": "user",
-  "users.exportStudyData": "user",
-  "users.exportQuestions": "user",
-  "users.resetStudyProgress": "user",
-  "users.deleteAccount": "user",
-  "scores.list": "user",
-  "scores.get": "user",
-  "scores.create": "user",
-  "scores.update": "user",
-  "scores.delete": "user",
-  "admin.users": "admin",
-  "admin.stats": "admin",
-  "admin.setRole": "admin",
-  "questions.list": "user",
-  "questions.search": "user",
-  "questions.categories": "user",
-  "questions.categoryStats": "user",
-  "questions.get": "user",
-  "questions.create": "user",
-  "questions.update": "user",
-  "questions.delete": "user",
-  "questions.bulkCreate": "user",
-  "study.due": "user",
-  "study.startSession": "user",
-  "study.finishSession": "user",
-  "study.answer": "user",
-  "study.rate": "user",
-  "stats.summary": "user",
-  "stats.session": "user",
-  "stats.comparative": "user",
-  "explanations.status": "user",
-  "explanations.generate": "user",
-  "explanations.save": "user",
-  "imports.checkDuplicates": "user",
-  "imports.commit": "user",
-  "answerKeys.list": "user",
-  "answerKeys.get": "user",
-  "answerKeys.save": "user",
-  "answerKeys.importText": "user",
-  "answerKeys.delete": "user",
-  "answerKeys.applyToQuestions": "user",
-  "ai.status": "user",
-  "ai.process": "user",
-  "parser.questions": "user",
-};
+interface ObjectCase {
+  label: string;
+  /** Creates the owner's object afresh and answers the call's input. */
+  make: () => Promise<unknown>;
+  other: Outcome;
+  admin: Outcome;
+}
 
-/** REST routes that answer without a session. */
-const PUBLIC_REST = new Set(["GET /api/health", "POST /api/auth/register", "POST /api/auth/login"]);
-const ADMIN_REST = /^\/api\/admin\//;
-
-/** The tables that hold user data: a refused call must leave every one of them as it was. */
-const DATA_TABLES = [
-  "users",
-  "questions",
-  "study_states",
-  "reviews",
-  "study_sessions",
-  "prite_scores",
-  "answer_keys",
-];
+type Access =
+  /** Answers without a session. */
+  | { kind: "public" }
+  /** Acts only on the caller's own data; a query is probed for leaks with `probe` as its input. */
+  | { kind: "caller"; probe?: unknown }
+  /** Admins only; `input` is what an admin calls it with. */
+  | { kind: "admin"; input?: () => unknown }
+  /** Takes the id of an object that belongs to someone. */
+  | { kind: "object"; cases: ObjectCase[] };
 
 let h: Harness;
 let owner: TestUser;
 let other: TestUser;
 let admin: TestUser;
-let ids: {
-  privateQ: string;
-  publicQ: string;
-  score: string;
-  session: string;
+/** The owner's objects that nobody else may ever see. */
+let secret: { privateQ: string; score: string; session: string; key: string };
+const MARKER = "owner-private-marker";
+let keyYear = 2000;
+
+const fresh = {
+  privateQ: async (text?: string) =>
+    (await addQuestion(h.db.db, owner.user.id, { isPublic: false, ...(text ? { text } : {}) })).id,
+  publicQ: async () => (await addQuestion(h.db.db, owner.user.id, { isPublic: true })).id,
+  score: async () =>
+    ((await owner.caller.scores.create({ year: 2024, overallPercentile: 55 })) as { _id: string })
+      ._id,
+  session: async () => (await owner.caller.study.startSession()).session!.id,
+  /** An answer key of the owner's for a part and year nobody else uses in this file. */
+  key: async () => {
+    keyYear += 1;
+    const key = { part: "1" as const, year: keyYear };
+    await owner.caller.answerKeys.save({ ...key, answers: { "1": "B" } });
+    return key;
+  },
+};
+
+const bulkItem = (id: string) => ({
+  _id: id,
+  text: "Replaced by a bulk save",
+  options: { A: "a", B: "b" },
+  correctAnswer: "A",
+  part: "1",
+  year: 2024,
+});
+const importItem = (targetId: string) => ({
+  question: {
+    text: "An imported question",
+    options: { A: "a", B: "b" },
+    correctAnswer: "A",
+    part: "1",
+    year: 2024,
+  },
+  action: { merge: "newer", targetId },
+});
+
+/** Procedures taking an object id list their cases. */
+const objectAccess = (...cases: ObjectCase[]): Access => ({ kind: "object", cases });
+
+/** The same call on a private and on a public question of the owner's. */
+function onQuestions(
+  input: (id: string) => unknown,
+  onPrivate: Outcome,
+  onPublic: Outcome,
+): ObjectCase[] {
+  return [
+    {
+      label: "private",
+      make: async () => input(await fresh.privateQ()),
+      other: onPrivate,
+      admin: onPrivate,
+    },
+    {
+      label: "public",
+      make: async () => input(await fresh.publicQ()),
+      other: onPublic,
+      admin: onPublic,
+    },
+  ];
+}
+
+/** A call on an object nobody else may see or change. */
+function onPrivate(
+  label: string,
+  make: () => Promise<unknown>,
+  outcome: Outcome = "NOT_FOUND",
+): Access {
+  return objectAccess({ label, make, other: outcome, admin: outcome });
+}
+
+const PROCEDURES: Record<string, Access> = {
+  "auth.register": { kind: "public" },
+  "auth.login": { kind: "public" },
+  "auth.logout": { kind: "caller" },
+  "auth.me": { kind: "caller" },
+  "auth.changePassword": { kind: "caller" },
+  "users.updateProfile": { kind: "caller" },
+  "users.updateSettings": { kind: "caller" },
+  "users.markScoresOnboardingOffered": { kind: "caller" },
+  "users.exportStudyData": { kind: "caller" },
+  "users.exportQuestions": { kind: "caller" },
+  "users.resetStudyProgress": { kind: "caller" },
+  "users.deleteAccount": { kind: "caller" },
+  "scores.list": { kind: "caller" },
+  "scores.create": { kind: "caller" },
+  "scores.get": onPrivate("score", async () => ({ id: await fresh.score() })),
+  "scores.update": onPrivate("score", async () => ({
+    id: await fresh.score(),
+    year: 2024,
+    overallPercentile: 1,
+  })),
+  "scores.delete": onPrivate("score", async () => ({ id: await fresh.score() })),
+  "admin.users": { kind: "admin" },
+  "admin.stats": { kind: "admin" },
+  "admin.setRole": {
+    kind: "admin",
+    input: () => ({ username: other.user.username, isAdmin: false }),
+  },
+  "questions.list": { kind: "caller" },
+  "questions.search": { kind: "caller", probe: { text: MARKER, visibility: "all" } },
+  "questions.categories": { kind: "caller" },
+  "questions.categoryStats": { kind: "caller" },
+  "questions.create": { kind: "caller" },
+  "questions.get": objectAccess(...onQuestions((id) => ({ id }), "NOT_FOUND", "OK")),
+  "questions.update": objectAccess(
+    ...onQuestions((id) => ({ id, data: { text: "stolen" } }), "NOT_FOUND", "FORBIDDEN"),
+  ),
+  "questions.delete": objectAccess(...onQuestions((id) => ({ id }), "NOT_FOUND", "FORBIDDEN")),
+  // An item with an `_id` replaces that question.
+  "questions.bulkCreate": objectAccess(
+    ...onQuestions((id) => ({ questions: [bulkItem(id)] }), "NOT_FOUND", "FORBIDDEN"),
+  ),
+  "study.due": { kind: "caller" },
+  "study.startSession": { kind: "caller" },
+  "study.finishSession": onPrivate("session", async () => ({ sessionId: await fresh.session() })),
+  "study.answer": objectAccess(
+    ...onQuestions(
+      (questionId) => ({ questionId, selected: ["B"], timeSpentMs: 1 }),
+      "NOT_FOUND",
+      "OK",
+    ),
+    {
+      label: "in another user's session",
+      make: async () => ({
+        questionId: await fresh.publicQ(),
+        selected: ["B"],
+        timeSpentMs: 1,
+        sessionId: await fresh.session(),
+      }),
+      other: "NOT_FOUND",
+      admin: "NOT_FOUND",
+    },
+  ),
+  "study.rate": objectAccess(
+    ...onQuestions((questionId) => ({ questionId, difficulty: 1 }), "NOT_FOUND", "OK"),
+  ),
+  "stats.summary": { kind: "caller" },
+  "stats.comparative": { kind: "caller" },
+  "stats.session": onPrivate("session", async () => ({ sessionId: await fresh.session() })),
+  "explanations.status": { kind: "caller" },
+  "explanations.generate": { kind: "caller" },
+  "explanations.save": objectAccess(
+    ...onQuestions(
+      (questionId) => ({ questionId, explanation: "mine now" }),
+      "NOT_FOUND",
+      "FORBIDDEN",
+    ),
+  ),
+  "imports.checkDuplicates": { kind: "caller" },
+  // A merge names the question it goes into.
+  "imports.commit": objectAccess(
+    ...onQuestions((targetId) => ({ items: [importItem(targetId)] }), "NOT_FOUND", "FORBIDDEN"),
+  ),
+  // Answer keys are addressed by part and year inside the caller's own keys (DESIGN §7): another user
+  // reaches only their own (none), never the owner's.
+  "answerKeys.list": { kind: "caller" },
+  "answerKeys.save": { kind: "caller" },
+  "answerKeys.importText": { kind: "caller" },
+  "answerKeys.get": onPrivate("key", () => fresh.key(), "NULL"),
+  "answerKeys.delete": onPrivate("key", () => fresh.key()),
+  "answerKeys.applyToQuestions": onPrivate("key", () => fresh.key()),
+  "ai.status": { kind: "caller" },
+  "ai.process": { kind: "caller" },
+  "parser.questions": { kind: "caller" },
 };
 
 type AnyCaller = Record<string, Record<string, (input?: unknown) => Promise<unknown>>>;
@@ -101,28 +217,26 @@ function call(caller: unknown, path: string, input?: unknown): Promise<unknown> 
   return (caller as AnyCaller)[area]![name]!(input);
 }
 
-async function codeOf(promise: Promise<unknown>): Promise<string> {
+async function outcomeOf(promise: Promise<unknown>): Promise<string> {
   try {
-    await promise;
-    return "OK";
+    return (await promise) === null ? "NULL" : "OK";
   } catch (err) {
     if (err instanceof TRPCError) return err.code;
     throw err;
   }
 }
 
-async function snapshot(): Promise<string> {
-  const parts: string[] = [];
-  for (const table of DATA_TABLES) {
-    const [row] = await queryRows<{ digest: string | null }>(
-      h.db.db,
-      sql.raw(
-        `select md5(coalesce(string_agg(t::text, '|' order by t::text), '')) as digest from ${table} t`,
-      ),
-    );
-    parts.push(`${table}:${row?.digest}`);
-  }
-  return parts.join(" ");
+const snapshot = () => databaseSnapshot(h.db.db);
+
+const REFUSED = new Set(["NOT_FOUND", "FORBIDDEN", "UNAUTHORIZED"]);
+
+/** Calls and, when the call is refused, checks that nothing at all was written. */
+async function attempt(caller: unknown, path: string, input: unknown): Promise<string> {
+  const before = await snapshot();
+  const outcome = await outcomeOf(call(caller, path, input));
+  if (REFUSED.has(outcome))
+    expect([path, "database", await snapshot()]).toEqual([path, "database", before]);
+  return outcome;
 }
 
 beforeAll(async () => {
@@ -130,135 +244,224 @@ beforeAll(async () => {
   admin = await h.user(); // the first account is the admin
   owner = await h.user();
   other = await h.user();
-  const privateQ = await addQuestion(h.db.db, owner.user.id, { isPublic: false });
-  const publicQ = await addQuestion(h.db.db, owner.user.id, { isPublic: true });
-  const score = (await owner.caller.scores.create({ year: 2024, overallPercentile: 55 })) as {
-    _id?: string;
-    id?: string;
-  };
-  const started = await owner.caller.study.startSession();
-  await owner.caller.answerKeys.save({ part: "1", year: 2024, answers: { "1": "B" } });
-  ids = {
-    privateQ: privateQ.id,
-    publicQ: publicQ.id,
-    score: (score._id ?? score.id)!,
-    session: started.session!.id,
+  const key = await fresh.key();
+  const saved = (await owner.caller.answerKeys.get(key)) as { _id: string };
+  secret = {
+    privateQ: await fresh.privateQ(`An ${MARKER} question`),
+    score: await fresh.score(),
+    session: await fresh.session(),
+    key: saved._id,
   };
 });
 afterAll(async () => {
   await h.close();
 });
 
-describe("every tRPC procedure", () => {
-  const paths = Object.keys(appRouter._def.procedures).sort();
+const paths = Object.keys(appRouter._def.procedures).sort();
+const procedureType = (path: string) =>
+  (appRouter._def.procedures as unknown as Record<string, { _def: { type: string } }>)[path]!._def
+    .type;
+const pathsOf = (kind: Access["kind"]) => paths.filter((p) => PROCEDURES[p]?.kind === kind);
 
-  it("has an expected access level in this test", () => {
+describe("every tRPC procedure", () => {
+  it("is in the table of this test", () => {
     expect(paths).toEqual(Object.keys(PROCEDURES).sort());
+    for (const path of pathsOf("object")) {
+      const access = PROCEDURES[path] as Extract<Access, { kind: "object" }>;
+      expect([path, access.cases.length > 0]).toEqual([path, true]);
+    }
   });
 
   it("refuses anonymous callers unless public, and writes nothing", async () => {
     const before = await snapshot();
     for (const path of paths) {
-      if (PROCEDURES[path] === "public") continue;
-      expect([path, await codeOf(call(h.anonymous, path, {}))]).toEqual([path, "UNAUTHORIZED"]);
+      if (PROCEDURES[path]!.kind === "public") continue;
+      expect([path, await outcomeOf(call(h.anonymous, path, {}))]).toEqual([path, "UNAUTHORIZED"]);
     }
     expect(await snapshot()).toBe(before);
   });
 
   it("refuses signed-in users on admin procedures, and writes nothing", async () => {
-    const before = await snapshot();
-    for (const path of paths) {
-      if (PROCEDURES[path] !== "admin") continue;
-      const input =
-        path === "admin.setRole" ? { username: other.user.username, isAdmin: true } : {};
-      expect([path, await codeOf(call(owner.caller, path, input))]).toEqual([path, "FORBIDDEN"]);
+    for (const path of pathsOf("admin")) {
+      const access = PROCEDURES[path] as Extract<Access, { kind: "admin" }>;
+      const input = access.input?.() ?? {};
+      expect([path, await attempt(owner.caller, path, input)]).toEqual([path, "FORBIDDEN"]);
+      expect([path, await attempt(other.caller, path, input)]).toEqual([path, "FORBIDDEN"]);
     }
-    expect(await snapshot()).toBe(before);
   });
 
-  it("lets admins use admin procedures", async () => {
-    expect(await codeOf(admin.caller.admin.users())).toBe("OK");
-    expect(await codeOf(admin.caller.admin.stats())).toBe("OK");
+  it("lets admins use every admin procedure", async () => {
+    for (const path of pathsOf("admin")) {
+      const access = PROCEDURES[path] as Extract<Access, { kind: "admin" }>;
+      expect([path, await outcomeOf(call(admin.caller, path, access.input?.()))]).toEqual([
+        path,
+        "OK",
+      ]);
+    }
+    // setRole really changes the role, both ways.
+    const isAdmin = async () =>
+      (await admin.caller.admin.users()).find((u) => u.username === other.user.username)?.isAdmin;
+    await admin.caller.admin.setRole({ username: other.user.username, isAdmin: true });
+    expect(await isAdmin()).toBe(true);
+    await admin.caller.admin.setRole({ username: other.user.username, isAdmin: false });
+    expect(await isAdmin()).toBe(false);
   });
 });
 
-describe("objects of another user", () => {
-  /**
-   * [procedure, input, expected for another user, expected for an admin (who has no special rights over
-   * other people's questions or records)]. NOT_FOUND where the object is invisible to the caller,
-   * FORBIDDEN where it is visible but not theirs to change.
-   */
-  const cases = (): [string, unknown, string][] => [
-    ["questions.get", { id: ids.privateQ }, "NOT_FOUND"],
-    ["questions.update", { id: ids.privateQ, data: { text: "stolen" } }, "NOT_FOUND"],
-    ["questions.update", { id: ids.publicQ, data: { text: "stolen" } }, "FORBIDDEN"],
-    ["questions.delete", { id: ids.privateQ }, "NOT_FOUND"],
-    ["questions.delete", { id: ids.publicQ }, "FORBIDDEN"],
-    ["study.answer", { questionId: ids.privateQ, selected: ["B"], timeSpentMs: 1000 }, "NOT_FOUND"],
-    ["study.rate", { questionId: ids.privateQ, difficulty: 1 }, "NOT_FOUND"],
-    ["study.finishSession", { sessionId: ids.session }, "NOT_FOUND"],
-    ["stats.session", { sessionId: ids.session }, "NOT_FOUND"],
-    ["explanations.save", { questionId: ids.privateQ, explanation: "mine now" }, "NOT_FOUND"],
-    ["explanations.save", { questionId: ids.publicQ, explanation: "mine now" }, "FORBIDDEN"],
-    ["scores.get", { id: ids.score }, "NOT_FOUND"],
-    ["scores.update", { id: ids.score, year: 2024, overallPercentile: 1 }, "NOT_FOUND"],
-    ["scores.delete", { id: ids.score }, "NOT_FOUND"],
-    ["answerKeys.delete", { part: "1", year: 2024 }, "NOT_FOUND"],
-  ];
+describe("procedures that take the id of someone's object", () => {
+  it("answer another user and an admin 404 when invisible, 403 when visible but not theirs, writing nothing", async () => {
+    for (const path of pathsOf("object")) {
+      for (const c of (PROCEDURES[path] as Extract<Access, { kind: "object" }>).cases) {
+        for (const [who, actor, expected] of [
+          ["other", other, c.other],
+          ["admin", admin, c.admin],
+        ] as const) {
+          const input = await c.make();
+          expect([path, c.label, who, await attempt(actor.caller, path, input)]).toEqual([
+            path,
+            c.label,
+            who,
+            expected,
+          ]);
+        }
+      }
+    }
+  });
 
-  it("answers 404 when invisible and 403 when visible but not theirs, and writes nothing", async () => {
-    const before = await snapshot();
-    for (const actor of [other, admin]) {
-      for (const [path, input, expected] of cases()) {
-        expect([path, input, await codeOf(call(actor.caller, path, input))]).toEqual([
+  it("are allowed to the owner", async () => {
+    for (const path of pathsOf("object")) {
+      for (const c of (PROCEDURES[path] as Extract<Access, { kind: "object" }>).cases) {
+        const input = await c.make();
+        expect([path, c.label, await outcomeOf(call(owner.caller, path, input))]).toEqual([
           path,
-          input,
-          expected,
+          c.label,
+          "OK",
         ]);
       }
     }
-    expect(await snapshot()).toBe(before);
-  });
-
-  it("never shows another user's private question, key or records in lists", async () => {
-    const seen = JSON.stringify([
-      await other.caller.questions.list(),
-      await other.caller.questions.search({ q: "which is right", visibility: "all" } as never),
-      await other.caller.answerKeys.list(),
-      await other.caller.answerKeys.get({ part: "1", year: 2024 }),
-      await other.caller.scores.list(),
-    ]);
-    expect(seen).not.toContain(ids.privateQ);
-    expect(seen).not.toContain(ids.score);
-    expect(seen).toContain(ids.publicQ);
-  });
-
-  it("refuses merging an import into another user's question", async () => {
-    const before = await snapshot();
-    const question = {
-      text: "An imported question",
-      options: { A: "a", B: "b" },
-      correctAnswer: "A",
-      part: "1",
-      year: 2024,
-    };
-    for (const targetId of [ids.privateQ, ids.publicQ]) {
-      const code = await codeOf(
-        other.caller.imports.commit({
-          items: [{ question, action: { merge: "newer", targetId } }],
-        } as never),
-      );
-      expect(["FORBIDDEN", "NOT_FOUND"]).toContain(code);
-    }
-    expect(await snapshot()).toBe(before);
-  });
-
-  it("lets the owner do all of it", async () => {
-    expect(await codeOf(owner.caller.questions.get({ id: ids.privateQ }))).toBe("OK");
-    expect(await codeOf(owner.caller.scores.get({ id: ids.score }))).toBe("OK");
-    expect(await codeOf(owner.caller.stats.session({ sessionId: ids.session }))).toBe("OK");
   });
 });
+
+describe("procedures on the caller's own data", () => {
+  it("never show another user's private question, score, session or key", async () => {
+    for (const path of pathsOf("caller")) {
+      if (procedureType(path) !== "query") continue;
+      const access = PROCEDURES[path] as Extract<Access, { kind: "caller" }>;
+      let seen = "";
+      const outcome = await outcomeOf(
+        call(other.caller, path, access.probe).then((r) => (seen = JSON.stringify(r) ?? "")),
+      );
+      expect([path, outcome]).toEqual([path, "OK"]);
+      for (const value of [...Object.values(secret), MARKER]) {
+        expect([path, seen.includes(value)]).toEqual([path, false]);
+      }
+    }
+  });
+
+  it("the owner does see them (so the check above can fail)", async () => {
+    const seen = JSON.stringify([
+      await owner.caller.questions.search({ text: MARKER, visibility: "all" }),
+      await owner.caller.scores.list(),
+      await owner.caller.answerKeys.list(),
+    ]);
+    expect(seen).toContain(secret.privateQ);
+    expect(seen).toContain(secret.score);
+    expect(seen).toContain(secret.key);
+  });
+});
+
+/**
+ * REST routes that carry an object id (in the path, or in the body for the two paths whose procedures
+ * take one): every path route must be here.
+ */
+interface RestCase {
+  label: string;
+  make: () => Promise<{ url: string; payload?: object }>;
+  other: number;
+  admin: number;
+}
+/** The same request on a private and on a public question of the owner's. */
+function restOnQuestions(
+  request: (id: string) => { url: string; payload?: object },
+  onPrivate: number,
+  onPublic: number,
+): RestCase[] {
+  return [
+    {
+      label: "private",
+      make: async () => request(await fresh.privateQ()),
+      other: onPrivate,
+      admin: onPrivate,
+    },
+    {
+      label: "public",
+      make: async () => request(await fresh.publicQ()),
+      other: onPublic,
+      admin: onPublic,
+    },
+  ];
+}
+
+/** A request on an object nobody else may see or change: 404 to all but the owner. */
+function restOnPrivate(label: string, make: RestCase["make"]): RestCase[] {
+  return [{ label, make, other: 404, admin: 404 }];
+}
+
+const scoreUrl = async () => `/api/users/prite-scores/${await fresh.score()}`;
+const keyUrl = async () => {
+  const k = await fresh.key();
+  return `/api/answer-keys/${k.part}/${k.year}`;
+};
+
+const REST_OBJECT: Record<string, RestCase[]> = {
+  "GET /api/questions/:id": restOnQuestions((id) => ({ url: `/api/questions/${id}` }), 404, 200),
+  "PUT /api/questions/:id": restOnQuestions(
+    (id) => ({ url: `/api/questions/${id}`, payload: { text: "x" } }),
+    404,
+    403,
+  ),
+  "DELETE /api/questions/:id": restOnQuestions((id) => ({ url: `/api/questions/${id}` }), 404, 403),
+  "PATCH /api/questions/:id/study": restOnQuestions(
+    (id) => ({ url: `/api/questions/${id}/study`, payload: { difficulty: 1 } }),
+    404,
+    200,
+  ),
+  "GET /api/users/prite-scores/:id": restOnPrivate("score", async () => ({
+    url: await scoreUrl(),
+  })),
+  "PUT /api/users/prite-scores/:id": restOnPrivate("score", async () => ({
+    url: await scoreUrl(),
+    payload: { year: 2024, overallPercentile: 1 },
+  })),
+  "DELETE /api/users/prite-scores/:id": restOnPrivate("score", async () => ({
+    url: await scoreUrl(),
+  })),
+  "GET /api/answer-keys/:part/:year": restOnPrivate("key", async () => ({ url: await keyUrl() })),
+  "DELETE /api/answer-keys/:part/:year": restOnPrivate("key", async () => ({
+    url: await keyUrl(),
+  })),
+  "POST /api/answer-keys/:part/:year/apply": restOnPrivate("key", async () => ({
+    url: `${await keyUrl()}/apply`,
+    payload: {},
+  })),
+  "POST /api/questions/bulk": restOnQuestions(
+    (id) => ({ url: "/api/questions/bulk", payload: { questions: [bulkItem(id)] } }),
+    404,
+    403,
+  ),
+  "POST /api/explanation/save": restOnQuestions(
+    (questionId) => ({
+      url: "/api/explanation/save",
+      payload: { questionId, explanation: "mine now" },
+    }),
+    404,
+    403,
+  ),
+};
+
+/** REST routes that answer without a session. */
+const PUBLIC_REST = new Set(["GET /api/health", "POST /api/auth/register", "POST /api/auth/login"]);
+const ADMIN_REST = /^\/api\/admin\//;
 
 describe("every REST route", () => {
   const fill = (url: string) =>
@@ -266,12 +469,14 @@ describe("every REST route", () => {
       .replace(":part", "1")
       .replace(":year", "2024")
       .replace(":id", "00000000-0000-4000-8000-000000000000");
+  const apiRoutes = async () =>
+    (await h.app()).routeTable.filter(
+      (r) => r.url.startsWith("/api/") && r.method !== "HEAD" && r.method !== "OPTIONS",
+    );
 
   it("answers 401 without a session unless public, 403 to non-admins on admin routes, and writes nothing", async () => {
     const app = await h.app();
-    const routes = app.routeTable.filter(
-      (r) => r.url.startsWith("/api/") && r.method !== "HEAD" && r.method !== "OPTIONS",
-    );
+    const routes = await apiRoutes();
     expect(routes.length).toBeGreaterThan(30);
     const before = await snapshot();
     for (const { method, url } of routes) {
@@ -294,40 +499,59 @@ describe("every REST route", () => {
           headers: owner.headers,
         });
         expect([key, asUser.statusCode]).toEqual([key, 403]);
+        const asAdmin = await app.inject({
+          method: method as "GET",
+          url: fill(url),
+          headers: admin.headers,
+        });
+        expect([key, asAdmin.statusCode]).toEqual([key, 200]);
       }
     }
     // Registering with an empty body is refused too: nothing may have been written.
     expect(await snapshot()).toBe(before);
   });
 
-  it("answers 404 for another user's private question and 403 for their public one", async () => {
+  it("has every route with an id in its path in the table of this test", async () => {
+    const withIds = (await apiRoutes())
+      .filter((r) => r.url.includes(":"))
+      .map((r) => `${r.method} ${r.url}`)
+      .sort();
+    expect(withIds).toEqual(
+      Object.keys(REST_OBJECT)
+        .filter((k) => k.includes(":"))
+        .sort(),
+    );
+    const all = new Set((await apiRoutes()).map((r) => `${r.method} ${r.url}`));
+    for (const key of Object.keys(REST_OBJECT)) expect([key, all.has(key)]).toEqual([key, true]);
+  });
+
+  it("answers another user and an admin 404 or 403 on the owner's objects, writing nothing; the owner succeeds", async () => {
     const app = await h.app();
-    const before = await snapshot();
-    const send = (method: "GET" | "PUT" | "DELETE" | "PATCH", url: string, payload?: object) =>
-      app.inject({ method, url, headers: other.headers, payload });
-    expect((await send("GET", `/api/questions/${ids.privateQ}`)).statusCode).toBe(404);
-    expect((await send("PUT", `/api/questions/${ids.privateQ}`, { text: "x" })).statusCode).toBe(
-      404,
-    );
-    expect((await send("PUT", `/api/questions/${ids.publicQ}`, { text: "x" })).statusCode).toBe(
-      403,
-    );
-    expect((await send("DELETE", `/api/questions/${ids.privateQ}`)).statusCode).toBe(404);
-    expect((await send("DELETE", `/api/questions/${ids.publicQ}`)).statusCode).toBe(403);
-    expect(
-      (await send("PATCH", `/api/questions/${ids.privateQ}/study`, { difficulty: 1 })).statusCode,
-    ).toBe(404);
-    expect((await send("GET", `/api/users/prite-scores/${ids.score}`)).statusCode).toBe(404);
-    expect(
-      (
-        await send("PUT", `/api/users/prite-scores/${ids.score}`, {
-          year: 2024,
-          overallPercentile: 1,
-        })
-      ).statusCode,
-    ).toBe(404);
-    expect((await send("DELETE", `/api/users/prite-scores/${ids.score}`)).statusCode).toBe(404);
-    expect((await send("DELETE", `/api/answer-keys/1/2024`)).statusCode).toBe(404);
-    expect(await snapshot()).toBe(before);
+    for (const [key, cases] of Object.entries(REST_OBJECT)) {
+      const method = key.split(" ")[0] as "GET";
+      for (const c of cases) {
+        for (const [who, actor, expected] of [
+          ["other", other, c.other],
+          ["admin", admin, c.admin],
+        ] as const) {
+          const { url, payload } = await c.make();
+          const before = await snapshot();
+          const res = await app.inject({ method, url, payload, headers: actor.headers });
+          expect([key, c.label, who, res.statusCode]).toEqual([key, c.label, who, expected]);
+          if (expected >= 400) {
+            expect(res.json()).toHaveProperty("message");
+            expect([key, c.label, who, await snapshot()]).toEqual([key, c.label, who, before]);
+          }
+        }
+        const { url, payload } = await c.make();
+        const mine = await app.inject({ method, url, payload, headers: owner.headers });
+        expect([key, c.label, "owner", mine.statusCode < 300]).toEqual([
+          key,
+          c.label,
+          "owner",
+          true,
+        ]);
+      }
+    }
   });
 });

@@ -1,13 +1,31 @@
 import path from "node:path";
 import { z } from "zod";
 
-const booleanish = z
-  .enum(["true", "false", "1", "0", "yes", "no"])
-  .transform((v) => v === "true" || v === "1" || v === "yes");
+const booleanish = (name: string) =>
+  z
+    .enum(["true", "false", "1", "0", "yes", "no"], {
+      error: `${name} must be true or false (or 1/0, yes/no)`,
+    })
+    .transform((v) => v === "true" || v === "1" || v === "yes");
+
+const positiveInt = (name: string) =>
+  z.coerce
+    .number({ error: `${name} must be a whole number of at least 1` })
+    .int(`${name} must be a whole number of at least 1`)
+    .min(1, `${name} must be a whole number of at least 1`);
 
 const ZEnv = z.object({
-  NODE_ENV: z.enum(["development", "production", "test"]).default("production"),
-  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  NODE_ENV: z
+    .enum(["development", "production", "test"], {
+      error: "NODE_ENV must be development, production or test",
+    })
+    .default("production"),
+  PORT: z.coerce
+    .number({ error: "PORT must be a port number from 0 to 65535" })
+    .int("PORT must be a port number from 0 to 65535")
+    .min(0, "PORT must be a port number from 0 to 65535")
+    .max(65535, "PORT must be a port number from 0 to 65535")
+    .default(3000),
   HOST: z.string().min(1).default("0.0.0.0"),
   DATA_DIR: z.string().min(1).default("./data"),
   DATABASE_URL: z
@@ -26,11 +44,15 @@ const ZEnv = z.object({
         .map((o) => o.trim().replace(/\/+$/, ""))
         .filter(Boolean),
     ),
-  TRUST_PROXY: booleanish.default(false),
-  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
-  LOGIN_MAX_FAILURES_PER_USER: z.coerce.number().int().min(1).default(10),
-  LOGIN_MAX_FAILURES_PER_IP: z.coerce.number().int().min(1).default(100),
-  LOGIN_WINDOW_MINUTES: z.coerce.number().int().min(1).default(10),
+  TRUST_PROXY: booleanish("TRUST_PROXY").default(false),
+  LOG_LEVEL: z
+    .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"], {
+      error: "LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent",
+    })
+    .default("info"),
+  LOGIN_MAX_FAILURES_PER_USER: positiveInt("LOGIN_MAX_FAILURES_PER_USER").default(10),
+  LOGIN_MAX_FAILURES_PER_IP: positiveInt("LOGIN_MAX_FAILURES_PER_IP").default(100),
+  LOGIN_WINDOW_MINUTES: positiveInt("LOGIN_WINDOW_MINUTES").default(10),
   MIGRATIONS_DIR: z.string().optional(),
   WEB_DIST_DIR: z.string().optional(),
 });

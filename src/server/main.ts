@@ -1,7 +1,7 @@
 import path from "node:path";
 import pino from "pino";
-import { createAiModel } from "./ai/model";
-import { buildApp, LOG_REDACT } from "./app";
+import { aiConfigured, createAiModel } from "./ai/model";
+import { buildApp, serverLoggerOptions } from "./app";
 import { createDb, DataDirLockedError } from "./db/client";
 import { runMigrations } from "./db/migrate";
 import { loadEnv, projectRoot } from "./env";
@@ -14,10 +14,7 @@ async function main(): Promise<void> {
     console.error((err as Error).message);
     process.exit(1);
   }
-  const logger = pino({
-    level: env.LOG_LEVEL,
-    redact: { paths: LOG_REDACT, censor: "[redacted]" },
-  });
+  const logger = pino(serverLoggerOptions(env.LOG_LEVEL));
 
   let handle;
   try {
@@ -43,7 +40,7 @@ async function main(): Promise<void> {
       },
       aiModel: createAiModel(env),
     },
-    logger: { level: env.LOG_LEVEL, redact: { paths: LOG_REDACT, censor: "[redacted]" } },
+    logger: serverLoggerOptions(env.LOG_LEVEL),
     trustProxy: env.TRUST_PROXY,
     allowedOrigins: env.ALLOWED_ORIGINS,
     webDir: env.WEB_DIST_DIR
@@ -56,19 +53,29 @@ async function main(): Promise<void> {
     if (closing) return;
     closing = true;
     logger.info({ signal }, "shutting down");
+    let code = 0;
     try {
+      // Stops accepting connections and waits for the requests in flight, then closes the database
+      // (which releases the embedded database's lock).
       await app.close();
-      await handle.close();
-    } finally {
-      process.exit(0);
+    } catch (err) {
+      logger.error({ err }, "closing the HTTP server failed");
+      code = 1;
     }
+    try {
+      await handle.close();
+    } catch (err) {
+      logger.error({ err }, "closing the database failed");
+      code = 1;
+    }
+    process.exit(code);
   };
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
   process.on("SIGINT", () => void shutdown("SIGINT"));
 
   await app.listen({ port: env.PORT, host: env.HOST });
   logger.info(
-    { database: handle.kind, ai: env.OPENAI_API_KEY ? "configured" : "off" },
+    { database: handle.kind, ai: aiConfigured(env) ? "configured" : "off" },
     `PRITE Study listening on http://${env.HOST === "0.0.0.0" ? "localhost" : env.HOST}:${env.PORT}`,
   );
 }

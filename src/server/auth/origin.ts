@@ -4,6 +4,13 @@ import { tokenFromHeaders } from "./request";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
+export const ORIGIN_REFUSED = "Request origin not allowed";
+
+/** Told to the operator (in the log) when the refusal looks like a missing TRUST_PROXY. */
+export const TRUST_PROXY_HINT =
+  "A cookie request from an https:// page was refused because this server sees plain http://. " +
+  "Behind an HTTPS proxy, set TRUST_PROXY=true so the server knows the address the browser used.";
+
 /**
  * A state-changing request that rides on the session cookie must come from our own page
  * (or an allowed origin): this is what stops cross-site request forgery.
@@ -17,6 +24,15 @@ export function originAllowed(req: FastifyRequest, allowedOrigins: string[]): bo
   if (!origin) return false;
   const own = `${req.protocol}://${req.host}`;
   return origin === own || allowedOrigins.includes(origin);
+}
+
+/**
+ * True when a refused request came from an https:// page of this very host while the server sees
+ * http:// — the signature of an HTTPS proxy in front of a server without TRUST_PROXY.
+ */
+export function looksLikeUntrustedProxy(req: FastifyRequest): boolean {
+  const origin = req.headers.origin ?? refererOrigin(req.headers.referer);
+  return req.protocol === "http" && origin === `https://${req.host}`;
 }
 
 function refererOrigin(referer: string | undefined): string | undefined {

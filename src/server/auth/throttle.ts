@@ -1,4 +1,4 @@
-import { and, count, eq, gt, lt } from "drizzle-orm";
+import { and, desc, eq, gt, lt, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { loginAttempts } from "../db/schema";
 
@@ -14,7 +14,32 @@ export const DEFAULT_THROTTLE: ThrottleLimits = {
   windowMinutes: 10,
 };
 
-/** Minutes until sign-in is allowed again, or 0 when it is allowed now. */
+// Advisory lock classes (the first key of pg_advisory_xact_lock(int, int)); any constants work.
+const USERNAME_LOCK = 70_111_010;
+const IP_LOCK = 70_111_011;
+
+/**
+ * When the block on one key (a username or an IP) lifts, or null when that key is not blocked.
+ * The window slides: the block lifts when the `max`-th newest attempt falls out of it.
+ */
+async function blockedUntil(
+  db: Db,
+  key: SQL,
+  max: number,
+  now: Date,
+  windowMs: number,
+): Promise<number | null> {
+  const [pivot] = await db
+    .select({ at: loginAttempts.attemptedAt })
+    .from(loginAttempts)
+    .where(and(key, gt(loginAttempts.attemptedAt, new Date(now.getTime() - windowMs))))
+    .orderBy(desc(loginAttempts.attemptedAt))
+    .offset(max - 1)
+    .limit(1);
+  return pivot ? pivot.at.getTime() + windowMs : null;
+}
+
+/** Whole minutes until sign-in is allowed again (at least 1), or 0 when it is allowed now. */
 export async function signInBlockedFor(
   db: Db,
   usernameKey: string,
@@ -22,39 +47,47 @@ export async function signInBlockedFor(
   now: Date,
   limits: ThrottleLimits,
 ): Promise<number> {
-  const since = new Date(now.getTime() - limits.windowMinutes * 60_000);
-  const userRows = await db
-    .select({ at: loginAttempts.attemptedAt })
-    .from(loginAttempts)
-    .where(and(eq(loginAttempts.usernameKey, usernameKey), gt(loginAttempts.attemptedAt, since)))
-    .orderBy(loginAttempts.attemptedAt);
-  const [ipCount] = await db
-    .select({ n: count() })
-    .from(loginAttempts)
-    .where(and(eq(loginAttempts.ip, ip), gt(loginAttempts.attemptedAt, since)));
-  const waitUntil = (oldest: Date) =>
-    Math.max(
-      1,
-      Math.ceil((oldest.getTime() + limits.windowMinutes * 60_000 - now.getTime()) / 60_000),
-    );
-  if (userRows.length >= limits.maxPerUser) {
-    // The window slides: the block lifts when enough old failures fall out of it.
-    const pivot = userRows[userRows.length - limits.maxPerUser]!;
-    return waitUntil(pivot.at);
-  }
-  if ((ipCount?.n ?? 0) >= limits.maxPerIp) return limits.windowMinutes;
-  return 0;
+  const windowMs = limits.windowMinutes * 60_000;
+  const until = Math.max(
+    (await blockedUntil(
+      db,
+      eq(loginAttempts.usernameKey, usernameKey),
+      limits.maxPerUser,
+      now,
+      windowMs,
+    )) ?? 0,
+    (await blockedUntil(db, eq(loginAttempts.ip, ip), limits.maxPerIp, now, windowMs)) ?? 0,
+  );
+  if (until <= now.getTime()) return 0;
+  return Math.max(1, Math.ceil((until - now.getTime()) / 60_000));
 }
 
-export async function recordSignInFailure(
+/**
+ * Checks the limits and records the attempt in one step, before the password is verified: under a lock
+ * on the username and one on the IP, so parallel guesses cannot all pass the check before any of them
+ * is counted. The caller deletes the attempt again when the password turns out right
+ * (docs/decisions/060-sign-in-throttle-under-concurrency.md).
+ * Answers the minutes to wait when blocked (nothing recorded), or 0 when the attempt was recorded.
+ */
+export async function reserveSignInAttempt(
   db: Db,
   usernameKey: string,
   ip: string,
   now: Date,
-): Promise<void> {
-  await db.insert(loginAttempts).values({ usernameKey, ip, attemptedAt: now });
+  limits: ThrottleLimits,
+): Promise<number> {
+  return db.transaction(async (tx) => {
+    // Always the username first, then the IP: one order, so two sign-ins can never deadlock.
+    await tx.execute(sql`select pg_advisory_xact_lock(${USERNAME_LOCK}, hashtext(${usernameKey}))`);
+    await tx.execute(sql`select pg_advisory_xact_lock(${IP_LOCK}, hashtext(${ip}))`);
+    const blockedMinutes = await signInBlockedFor(tx, usernameKey, ip, now, limits);
+    if (blockedMinutes > 0) return blockedMinutes;
+    await tx.insert(loginAttempts).values({ usernameKey, ip, attemptedAt: now });
+    return 0;
+  });
 }
 
+/** A successful sign-in forgets the username's failures, the reserved attempt among them. */
 export async function clearSignInFailures(db: Db, usernameKey: string): Promise<void> {
   await db.delete(loginAttempts).where(eq(loginAttempts.usernameKey, usernameKey));
 }

@@ -6,7 +6,10 @@ import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import postgres from "postgres";
+import { acquireDirLock } from "./dir-lock";
 import * as schema from "./schema";
+
+export { DataDirLockedError } from "./dir-lock";
 
 export type Schema = typeof schema;
 /** The one database type services see, whether PGlite or PostgreSQL is behind it (a transaction is one too). */
@@ -18,57 +21,6 @@ export interface DbHandle {
   /** Raw SQL for health checks. */
   ping(): Promise<void>;
   close(): Promise<void>;
-}
-
-export class DataDirLockedError extends Error {
-  constructor(
-    readonly dir: string,
-    readonly pid: number,
-  ) {
-    super(
-      `The embedded database in ${dir} is in use by another process (pid ${pid}). ` +
-        `Stop that process first, or point the CLI at the running server with --server URL.`,
-    );
-    this.name = "DataDirLockedError";
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
-
-/** PGlite is single-process: two writers on one folder corrupt it, so the folder is locked exclusively. */
-function acquireDirLock(dataDir: string): () => void {
-  const lockPath = path.join(dataDir, "pglite.lock");
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      const fd = fs.openSync(lockPath, "wx", 0o600);
-      fs.writeSync(fd, String(process.pid));
-      fs.closeSync(fd);
-      return () => {
-        try {
-          if (fs.readFileSync(lockPath, "utf8").trim() === String(process.pid))
-            fs.unlinkSync(lockPath);
-        } catch {
-          // already gone
-        }
-      };
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
-      const pid = Number.parseInt(fs.readFileSync(lockPath, "utf8").trim(), 10);
-      if (Number.isFinite(pid) && pid !== process.pid && isAlive(pid)) {
-        throw new DataDirLockedError(dataDir, pid);
-      }
-      // A crashed process left the lock behind: take it over.
-      fs.rmSync(lockPath, { force: true });
-    }
-  }
-  throw new Error(`Could not lock ${dataDir}`);
 }
 
 export interface CreateDbOptions {

@@ -5,8 +5,7 @@ import { createSession, invalidateSession, invalidateUserSessions } from "../../
 import {
   clearSignInFailures,
   pruneSignInFailures,
-  recordSignInFailure,
-  signInBlockedFor,
+  reserveSignInAttempt,
   type ThrottleLimits,
 } from "../../auth/throttle";
 import type { Db } from "../../db/client";
@@ -70,18 +69,27 @@ export async function registerUser(
   });
 }
 
+/** DESIGN §7's throttled text ("… in N minutes."), in the singular for one minute. */
+export function signInThrottledMessage(minutes: number): string {
+  return `Too many sign-in attempts. Please try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`;
+}
+
 export async function loginUser(
   db: Db,
   input: TLoginInput,
   meta: { now: Date; ip: string; timeZone: string | null; limits: ThrottleLimits },
 ): Promise<{ user: UserRow; token: string; expiresAt: Date }> {
   const usernameKey = input.username.trim().toLowerCase();
-  const waitMinutes = await signInBlockedFor(db, usernameKey, meta.ip, meta.now, meta.limits);
-  if (waitMinutes > 0) {
-    throw new AppError(
-      "TOO_MANY_REQUESTS",
-      `Too many sign-in attempts. Please try again in ${waitMinutes} minute${waitMinutes === 1 ? "" : "s"}.`,
-    );
+  // The attempt is counted before the password is checked, so parallel guesses cannot overrun the limit.
+  const blockedMinutes = await reserveSignInAttempt(
+    db,
+    usernameKey,
+    meta.ip,
+    meta.now,
+    meta.limits,
+  );
+  if (blockedMinutes > 0) {
+    throw new AppError("TOO_MANY_REQUESTS", signInThrottledMessage(blockedMinutes));
   }
   const [user] = await db
     .select()
@@ -91,10 +99,8 @@ export async function loginUser(
   const ok = user
     ? await verifyPassword(user.passwordHash, input.password)
     : (await burnPasswordCheck(input.password), false);
-  if (!user || !ok) {
-    await recordSignInFailure(db, usernameKey, meta.ip, meta.now);
-    throw new AppError("UNAUTHORIZED", INVALID_CREDENTIALS);
-  }
+  // A failure is already recorded: the reserved attempt stays.
+  if (!user || !ok) throw new AppError("UNAUTHORIZED", INVALID_CREDENTIALS);
   return db.transaction(async (tx) => {
     await clearSignInFailures(tx, usernameKey);
     await pruneSignInFailures(tx, meta.now, meta.limits);

@@ -1,0 +1,112 @@
+import { describe, expect, it } from "vitest";
+import { loadEnv } from "./env";
+
+/** Issue 2: the environment is validated at boot, with clear errors naming the variable. */
+describe("loadEnv", () => {
+  it("fills the documented defaults", () => {
+    expect(loadEnv({})).toEqual({
+      NODE_ENV: "production",
+      PORT: 3000,
+      HOST: "0.0.0.0",
+      DATA_DIR: "./data",
+      AI_MODEL: "gpt-4o-mini",
+      ALLOWED_ORIGINS: [],
+      TRUST_PROXY: false,
+      LOG_LEVEL: "info",
+      LOGIN_MAX_FAILURES_PER_USER: 10,
+      LOGIN_MAX_FAILURES_PER_IP: 100,
+      LOGIN_WINDOW_MINUTES: 10,
+    });
+  });
+
+  it("treats an empty variable as unset", () => {
+    expect(loadEnv({ PORT: "", DATABASE_URL: "", TRUST_PROXY: "" })).toMatchObject({
+      PORT: 3000,
+      TRUST_PROXY: false,
+    });
+    expect(loadEnv({ DATABASE_URL: "" }).DATABASE_URL).toBeUndefined();
+  });
+
+  it("reads good values", () => {
+    const env = loadEnv({
+      PORT: "8080",
+      HOST: "127.0.0.1",
+      DATA_DIR: "/var/lib/prite",
+      DATABASE_URL: "postgresql://prite@db:5432/prite",
+      OPENAI_API_KEY: "sk-test",
+      OPENAI_BASE_URL: "https://llm.example/v1",
+      AI_MODEL: "some-model",
+      ALLOWED_ORIGINS: " https://a.example/ ,https://b.example,, ",
+      TRUST_PROXY: "yes",
+      LOG_LEVEL: "warn",
+      LOGIN_MAX_FAILURES_PER_USER: "5",
+      LOGIN_MAX_FAILURES_PER_IP: "50",
+      LOGIN_WINDOW_MINUTES: "15",
+    });
+    expect(env).toMatchObject({
+      PORT: 8080,
+      HOST: "127.0.0.1",
+      DATABASE_URL: "postgresql://prite@db:5432/prite",
+      OPENAI_BASE_URL: "https://llm.example/v1",
+      ALLOWED_ORIGINS: ["https://a.example", "https://b.example"],
+      TRUST_PROXY: true,
+      LOG_LEVEL: "warn",
+      LOGIN_MAX_FAILURES_PER_USER: 5,
+      LOGIN_MAX_FAILURES_PER_IP: 50,
+      LOGIN_WINDOW_MINUTES: 15,
+    });
+    for (const [raw, value] of [
+      ["true", true],
+      ["1", true],
+      ["false", false],
+      ["0", false],
+      ["no", false],
+    ] as const) {
+      expect(loadEnv({ TRUST_PROXY: raw }).TRUST_PROXY).toBe(value);
+    }
+  });
+
+  it.each([
+    [{ PORT: "abc" }, "PORT: PORT must be a port number from 0 to 65535"],
+    [{ PORT: "70000" }, "PORT: PORT must be a port number from 0 to 65535"],
+    [{ PORT: "80.5" }, "PORT: PORT must be a port number from 0 to 65535"],
+    [
+      { DATABASE_URL: "mysql://root@db/prite" },
+      "DATABASE_URL: DATABASE_URL must start with postgres:// or postgresql://",
+    ],
+    [{ OPENAI_BASE_URL: "not a url" }, "OPENAI_BASE_URL: OPENAI_BASE_URL must be a URL"],
+    [{ TRUST_PROXY: "maybe" }, "TRUST_PROXY: TRUST_PROXY must be true or false (or 1/0, yes/no)"],
+    [
+      { LOG_LEVEL: "loud" },
+      "LOG_LEVEL: LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent",
+    ],
+    [
+      { LOGIN_MAX_FAILURES_PER_USER: "0" },
+      "LOGIN_MAX_FAILURES_PER_USER: LOGIN_MAX_FAILURES_PER_USER must be a whole number of at least 1",
+    ],
+    [
+      { LOGIN_WINDOW_MINUTES: "ten" },
+      "LOGIN_WINDOW_MINUTES: LOGIN_WINDOW_MINUTES must be a whole number of at least 1",
+    ],
+    [{ NODE_ENV: "staging" }, "NODE_ENV: NODE_ENV must be development, production or test"],
+  ])("refuses %o with a message naming the variable", (source, line) => {
+    expect(() => loadEnv(source)).toThrow(`Invalid environment:\n  ${line}`);
+  });
+
+  it("lists every bad variable at once", () => {
+    let message = "";
+    try {
+      loadEnv({ PORT: "-1", TRUST_PROXY: "perhaps", DATABASE_URL: "sqlite://x" });
+    } catch (err) {
+      message = (err as Error).message;
+    }
+    const lines = message.split("\n");
+    expect(lines[0]).toBe("Invalid environment:");
+    expect(
+      lines
+        .slice(1)
+        .map((l) => l.trim().split(":")[0])
+        .sort(),
+    ).toEqual(["DATABASE_URL", "PORT", "TRUST_PROXY"]);
+  });
+});
