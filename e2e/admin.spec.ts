@@ -1,53 +1,63 @@
 import type { APIRequestContext } from "@playwright/test";
-import { expect, makeUser, mainNav, expectDashboard, test } from "./fixtures";
+import {
+  expect,
+  expectDashboard,
+  makeUser,
+  mainNav,
+  test,
+  trpcMutation,
+  trpcQuery,
+} from "./fixtures";
 
 // Issue 6: the Admin Dashboard, for admins only.
 
-async function trpcPost(request: APIRequestContext, procedure: string, input: unknown) {
-  const origin = new URL(test.info().project.use.baseURL!).origin;
-  const response = await request.post(`/trpc/${procedure}`, { data: input, headers: { origin } });
-  if (!response.ok())
-    throw new Error(`${procedure}: ${response.status()} ${await response.text()}`);
-  return ((await response.json()) as { result: { data: unknown } }).result.data;
+interface AdminStats {
+  totalUsers: number;
+  activeUsers: number;
+  questionsAdded: number;
+  averageQuestionsPerUser: number;
+  pgyDistribution: { label: string; count: number }[];
+}
+
+function levelCount(stats: AdminStats, label: string): number {
+  return stats.pgyDistribution.find((entry) => entry.label === label)?.count ?? 0;
 }
 
 test("an admin sees the statistics, the PGY counts and a searchable, filterable user list", async ({
   page,
   admin,
-  browser,
+  newApiContext,
 }) => {
-  // Two more users in their own browser context: a Fellow, and one whose PGY level was cleared.
+  const before = await trpcQuery<AdminStats>(page.request, "admin.stats");
+  // Two more users, signed in from a client of their own: a Fellow, and one whose PGY level was
+  // cleared and who adds a question.
   const fellow = makeUser({ prefix: "fellow", pgyLevel: "Fellow" });
   const unset = makeUser({ prefix: "nolevel" });
-  const other = await browser.newContext({ baseURL: test.info().project.use.baseURL });
-  await trpcPost(other.request, "auth.register", { ...fellow, confirmPassword: fellow.password });
-  await trpcPost(other.request, "auth.logout", {});
-  await trpcPost(other.request, "auth.register", { ...unset, confirmPassword: unset.password });
-  await trpcPost(other.request, "users.updateProfile", { pgyLevel: "" });
-  await trpcPost(other.request, "questions.create", {
+  const other: APIRequestContext = await newApiContext();
+  await trpcMutation(other, "auth.register", { ...fellow, confirmPassword: fellow.password });
+  await trpcMutation(other, "auth.logout");
+  await trpcMutation(other, "auth.register", { ...unset, confirmPassword: unset.password });
+  await trpcMutation(other, "users.updateProfile", { pgyLevel: "" });
+  await trpcMutation(other, "questions.create", {
     text: "Which scale rates mania?",
     options: { A: "YMRS", B: "PHQ-9" },
     correctAnswer: "A",
     part: "2",
     year: new Date().getFullYear(),
   });
-  await other.close();
 
+  // The server counted exactly what happened.
+  const stats = await trpcQuery<AdminStats>(page.request, "admin.stats");
+  expect(stats.totalUsers).toBe(before.totalUsers + 2);
+  expect(stats.activeUsers).toBe(before.activeUsers + 2);
+  expect(stats.questionsAdded).toBe(before.questionsAdded + 1);
+  expect(stats.averageQuestionsPerUser).toBe(Math.round(stats.questionsAdded / stats.totalUsers));
+  expect(levelCount(stats, "Fellow")).toBe(levelCount(before, "Fellow") + 1);
+  expect(levelCount(stats, "Unspecified")).toBe(levelCount(before, "Unspecified") + 1);
+
+  // And the cards show exactly those numbers: "1" must not pass for "11".
   await page.goto("/admin");
   await expect(page.getByRole("heading", { level: 1, name: "Admin Dashboard" })).toBeVisible();
-  const statsResponse = await page.request.get("/trpc/admin.stats");
-  const stats = (
-    (await statsResponse.json()) as {
-      result: {
-        data: {
-          totalUsers: number;
-          activeUsers: number;
-          questionsAdded: number;
-          averageQuestionsPerUser: number;
-        };
-      };
-    }
-  ).result.data;
   const statistics = page.getByRole("region", { name: "User statistics" });
   for (const [label, value] of [
     ["Total Users", stats.totalUsers],
@@ -56,13 +66,17 @@ test("an admin sees the statistics, the PGY counts and a searchable, filterable 
     ["Average Questions/User", stats.averageQuestionsPerUser],
   ] as const) {
     await expect(
-      statistics.locator("div", { has: page.getByText(label, { exact: true }) }).last(),
-    ).toContainText(value.toLocaleString("en-US"));
+      statistics.getByText(label, { exact: true }).locator("xpath=following-sibling::*[1]"),
+    ).toHaveText(value.toLocaleString("en-US"));
   }
-  expect(stats.totalUsers).toBeGreaterThanOrEqual(3);
-  const levels = page.getByRole("list", { name: "Users by PGY Level" });
-  await expect(levels).toContainText("Fellow");
-  await expect(levels).toContainText("Unspecified");
+  const levels = page.getByRole("list", { name: "Users by PGY Level" }).getByRole("listitem");
+  await expect(levels).toHaveText(stats.pgyDistribution.map((e) => `${e.label}${e.count}`));
+  await expect(levels.filter({ hasText: "Fellow" })).toHaveText(
+    `Fellow${levelCount(stats, "Fellow")}`,
+  );
+  await expect(levels.filter({ hasText: "Unspecified" })).toHaveText(
+    `Unspecified${levelCount(stats, "Unspecified")}`,
+  );
 
   const users = page.getByRole("table", { name: "Users" });
   await expect(users.getByRole("row", { name: new RegExp(admin.username) })).toContainText("Admin");

@@ -45,15 +45,58 @@ test("the admin sees the Admin tab and page", async ({ page, admin }) => {
   await expect(page.getByRole("heading", { level: 1, name: "Admin Dashboard" })).toBeVisible();
 });
 
-test("with the session gone, a 401 lands on Sign In", async ({ page, context, user }) => {
+test("with the session gone, a 401 from a page's query lands on Sign In", async ({
+  page,
+  context,
+  user,
+}) => {
   void user;
   await page.goto("/study");
   await expect(page.getByRole("heading", { level: 1, name: "Study" })).toBeVisible();
+  // The Study page's own data has arrived (so none of its calls is still to come).
+  await expect(page.getByTestId("overview-due")).toHaveText("0");
+  await page.waitForLoadState("networkidle");
+
+  // The session ends behind the page's back. The signed-in state is cached, so only the Browse
+  // page's own queries go to the server; their 401 must send the browser to Sign In through the
+  // global handler (no Log Out, no sign-in check is involved).
   await context.clearCookies();
-  // Log Out is the one call every page makes today; it answers 401 now, which must still end on
-  // Sign In. Later specs with page data can assert the same for queries.
-  await page.getByRole("banner").getByRole("button", { name: "Log Out" }).click();
+  const calls: { procedures: string; status: number }[] = [];
+  page.on("response", (response) => {
+    const url = new URL(response.url());
+    if (url.pathname.startsWith("/trpc/")) {
+      calls.push({ procedures: url.pathname.slice("/trpc/".length), status: response.status() });
+    }
+  });
+  await mainNav(page).getByRole("link", { name: "Browse" }).click();
   await expect(page).toHaveURL(/\/login$/);
+  await expect(page.getByRole("button", { name: "Sign In", exact: true })).toBeVisible();
+  // The first call after the cookies went was the Browse page's query, answered 401 (Sign In then
+  // checks the session for itself, which is why later calls may ask auth.me).
+  expect(calls[0]?.procedures).toMatch(/^questions\.(search|categories)\b/);
+  expect(calls[0]?.procedures).not.toContain("auth.");
+  expect(calls[0]?.status).toBe(401);
+
+  // And the signed-in pages stay closed.
   await page.goto("/capture");
   await expect(page).toHaveURL(/\/login$/);
+});
+
+test("'Loading...' shows while the sign-in state loads, then the page", async ({ page, user }) => {
+  // Hold the sign-in check until the loading state has been seen.
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(/\/trpc\/[^?]*auth\.me/, async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto("/");
+  const loading = page.getByRole("status").filter({ hasText: "Loading..." });
+  await expect(loading).toBeVisible();
+  // The app itself shows it (index.html's boot screen has been replaced by then).
+  await expect(page.locator(".boot-screen")).toHaveCount(0);
+  await expect(page.getByRole("banner")).toHaveCount(0);
+  release();
+  await expect(page.getByText(`Welcome, ${user.username}`)).toBeVisible();
+  await expect(loading).toHaveCount(0);
 });

@@ -1,12 +1,23 @@
-import fs from "node:fs";
 import path from "node:path";
 import {
   test as base,
   expect,
   type APIRequestContext,
+  type APIResponse,
+  type BrowserContext,
+  type BrowserContextOptions,
   type Locator,
   type Page,
+  type TestInfo,
 } from "@playwright/test";
+import { rememberSecret, rememberSetCookie, SESSION_COOKIE } from "./secrets";
+import {
+  GOLDEN_DATA_DIR_ENV,
+  logLabel,
+  SERVER_LOG_DIR,
+  startServer,
+  type RunningServer,
+} from "./server";
 
 export { expect };
 
@@ -42,16 +53,28 @@ export function uniqueUsername(prefix = "user"): string {
   return `${prefix.slice(0, 10)}-${stamp}${random}${(sequence++).toString(36)}`;
 }
 
+/**
+ * A new user's details. Each gets a password of its own, noted for the log scan: a password that shows
+ * up in a server log is then traced to the very request that carried it.
+ */
 export function makeUser(overrides: Partial<TestUser> & { prefix?: string } = {}): TestUser {
   const { prefix, ...rest } = overrides;
   const username = rest.username ?? uniqueUsername(prefix);
-  return {
+  const user: TestUser = {
     username,
     email: `${username}@example.test`,
-    password: "correct-horse-battery",
+    password: `horse-${Math.random().toString(36).slice(2, 10)}-battery`,
     pgyLevel: "2",
     ...rest,
   };
+  rememberSecret("password", user.password);
+  return user;
+}
+
+/** A password a test types that no user was made with (a wrong one, a new one): the log scan looks for it too. */
+export function typedPassword(password: string): string {
+  rememberSecret("password", password);
+  return password;
 }
 
 /** Fills the Register form, skips the PRITE scores onboarding and waits for the dashboard. */
@@ -84,10 +107,12 @@ export async function fillRegisterForm(
     await chooseSelectOption(page.getByLabel("PGY Level"), PGY_LABELS[user.pgyLevel]);
   }
   if (user.password !== undefined) {
-    await page.getByLabel("Password", { exact: true }).fill(user.password);
+    await page.getByLabel("Password", { exact: true }).fill(typedPassword(user.password));
   }
   const confirmation = user.confirmPassword ?? user.password;
-  if (confirmation !== undefined) await page.getByLabel("Confirm Password").fill(confirmation);
+  if (confirmation !== undefined) {
+    await page.getByLabel("Confirm Password").fill(typedPassword(confirmation));
+  }
 }
 
 export async function signInViaUi(
@@ -96,7 +121,7 @@ export async function signInViaUi(
 ): Promise<void> {
   await page.goto("/login");
   await page.getByLabel("Username").fill(credentials.username);
-  await page.getByLabel("Password", { exact: true }).fill(credentials.password);
+  await page.getByLabel("Password", { exact: true }).fill(typedPassword(credentials.password));
   await page.getByRole("button", { name: "Sign In", exact: true }).click();
 }
 
@@ -131,22 +156,65 @@ export function mainNav(page: Page) {
   return page.getByRole("navigation", { name: "Main" });
 }
 
-async function trpcMutation(
-  request: APIRequestContext,
-  procedure: string,
-  input: unknown,
-): Promise<unknown> {
-  const baseURL = base.info().project.use.baseURL;
-  const response = await request.post(`/trpc/${procedure}`, {
-    data: input,
-    // The server refuses cookie-carrying writes without a same-origin Origin (CSRF guard).
-    headers: baseURL ? { origin: new URL(baseURL).origin } : {},
-  });
+// ---------------------------------------------------------------------------------------------
+// The server of the spec file being run, and calls to it.
+
+interface SpecServer extends RunningServer {
+  /** The first account of this server's database (so an admin), or null when `seedAdmin` is off. */
+  admin: TestUser | null;
+}
+
+/** The server the current test talks to (one test at a time runs in a worker). */
+let current: SpecServer | null = null;
+
+function currentServer(): SpecServer {
+  if (!current) throw new Error("No server yet: use the `test` of e2e/fixtures.ts");
+  return current;
+}
+
+/** The Origin the server's CSRF guard wants on cookie-carrying writes: its own. */
+export function appOrigin(): string {
+  return new URL(currentServer().url).origin;
+}
+
+async function trpcResult<T>(procedure: string, response: APIResponse): Promise<T> {
+  for (const { name, value } of response.headersArray()) {
+    if (name.toLowerCase() === "set-cookie") rememberSetCookie(value);
+  }
   const body = (await response.json()) as { result?: { data?: unknown }; error?: unknown };
   if (!response.ok()) {
     throw new Error(`${procedure} failed (${response.status()}): ${JSON.stringify(body.error)}`);
   }
-  return body.result?.data;
+  return body.result?.data as T;
+}
+
+/**
+ * A tRPC mutation with `request`'s cookies (page.request: the page's own session). The server
+ * refuses cookie-carrying writes without a same-origin Origin, so it is sent.
+ */
+export async function trpcMutation<T = unknown>(
+  request: APIRequestContext,
+  procedure: string,
+  input: unknown = {},
+): Promise<T> {
+  const response = await request.post(`/trpc/${procedure}`, {
+    data: input,
+    headers: { origin: appOrigin() },
+  });
+  return trpcResult<T>(procedure, response);
+}
+
+/** A tRPC query; the time zone is the one the browser contexts use (streaks and "today"). */
+export async function trpcQuery<T = unknown>(
+  request: APIRequestContext,
+  procedure: string,
+  input?: unknown,
+): Promise<T> {
+  const query = input === undefined ? "" : `?input=${encodeURIComponent(JSON.stringify(input))}`;
+  const response = await request.get(`/trpc/${procedure}${query}`, {
+    headers: { "x-time-zone": "America/New_York" },
+  });
+  return trpcResult<T>(procedure, response);
 }
 
 /**
@@ -165,47 +233,188 @@ export async function signInViaApi(
   return trpcMutation(request, "auth.login", credentials);
 }
 
-/** Where the first-user journey leaves the admin's credentials for later specs. */
-function firstUserFile(): string {
-  const runDir = process.env.PRITE_E2E_RUN_DIR;
-  if (!runDir)
-    throw new Error("PRITE_E2E_RUN_DIR is not set: run the specs through playwright.config.ts");
-  return path.join(runDir, "first-user.json");
+/**
+ * The first account of a fresh server, registered over REST as a script would: it becomes the admin.
+ * Its token is then sent once in each header form, so the log scan covers how they are logged.
+ */
+async function seedFirstAdmin(url: string): Promise<TestUser> {
+  const admin = makeUser({ prefix: "admin" });
+  const response = await fetch(`${url}/api/auth/register`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ ...admin, confirmPassword: admin.password }),
+  });
+  for (const cookie of response.headers.getSetCookie()) rememberSetCookie(cookie);
+  const body = (await response.json()) as { token?: string; user?: { isAdmin?: boolean } };
+  rememberSecret("token", body.token);
+  if (response.status !== 201 || !body.token || body.user?.isAdmin !== true) {
+    throw new Error(`The first registration did not make an admin: ${JSON.stringify(body)}`);
+  }
+  const tokenHeaders: Record<string, string>[] = [
+    { "x-auth-token": body.token },
+    { authorization: `Bearer ${body.token}` },
+  ];
+  for (const headers of tokenHeaders) {
+    const me = await fetch(`${url}/api/auth/me`, { headers });
+    if (!me.ok) throw new Error(`GET /api/auth/me with the admin's token: ${me.status}`);
+  }
+  return admin;
 }
 
-export function rememberFirstUser(user: TestUser): void {
-  fs.writeFileSync(firstUserFile(), JSON.stringify(user), { mode: 0o600 });
-}
-
-export function firstUser(): TestUser {
+async function startSpecServer(testInfo: TestInfo, seedAdmin: boolean): Promise<SpecServer> {
+  const spec = path.basename(testInfo.file).replace(/\.spec\.ts$/, "");
+  const label = logLabel(`${spec}${seedAdmin ? "" : "-no-accounts"}`);
+  const stamp = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 5)}`;
+  const running = await startServer({
+    logFile: path.join(SERVER_LOG_DIR, `${label}-w${testInfo.workerIndex}-${stamp}.log`),
+    template: process.env[GOLDEN_DATA_DIR_ENV],
+  });
   try {
-    return JSON.parse(fs.readFileSync(firstUserFile(), "utf8")) as TestUser;
-  } catch {
-    throw new Error(
-      "No admin yet: the 'first-user' project (e2e/auth.spec.ts) registers it; run with its dependency.",
-    );
+    return { ...running, admin: seedAdmin ? await seedFirstAdmin(running.url) : null };
+  } catch (error) {
+    await running.stop();
+    throw error;
   }
 }
 
-interface Fixtures {
-  /**
-   * A fresh user signed in in this test's browser context. A regular user (not admin) in the 'app'
-   * project, which runs after the first account exists.
-   */
-  user: TestUser;
-  /** The run's admin (the first account registered), signed in in this test's browser context. */
-  admin: TestUser;
+/**
+ * One server at a time per worker, for the spec file (and `seedAdmin` choice) being run: when the
+ * worker moves on to another file the old server is stopped and a new one starts on a fresh copy of
+ * the empty database. So no spec sees another's data, whatever order the files run in.
+ */
+class ServerPool {
+  private running: { key: string; server: SpecServer } | null = null;
+
+  async serverFor(key: string, start: () => Promise<SpecServer>): Promise<SpecServer> {
+    if (this.running?.key === key) return this.running.server;
+    await this.close();
+    const server = await start();
+    this.running = { key, server };
+    return server;
+  }
+
+  async close(): Promise<void> {
+    const running = this.running;
+    this.running = null;
+    await running?.server.stop();
+  }
 }
 
-export const test = base.extend<Fixtures>({
+/** Notes every session token a browser context is handed, and the one it holds at the end. */
+function watchSessions(context: BrowserContext): { finish: () => Promise<void> } {
+  const pending: Promise<void>[] = [];
+  context.on("response", (response) => {
+    if (!/\/(trpc|api)\//.test(response.url())) return;
+    pending.push(
+      response
+        .headerValue("set-cookie")
+        .then(rememberSetCookie)
+        .catch(() => {}),
+    );
+  });
+  return {
+    finish: async () => {
+      await Promise.allSettled(pending);
+      try {
+        for (const cookie of await context.cookies()) {
+          if (cookie.name === SESSION_COOKIE) rememberSecret("session", cookie.value);
+        }
+      } catch {
+        // the test closed the context already; its tokens were noted as they arrived
+      }
+    },
+  };
+}
+
+interface TestFixtures {
+  /** Register the first account (an admin) when the server starts. Off only for the first-user journey. */
+  seedAdmin: boolean;
+  server: SpecServer;
+  /** A fresh regular user, signed in in this test's browser context. */
+  user: TestUser;
+  /** The server's admin (its first account), signed in in this test's browser context. */
+  admin: TestUser;
+  /** Another browser context (a second device or user); closed after the test. */
+  newContext: (options?: BrowserContextOptions) => Promise<BrowserContext>;
+  /** A request context of its own (another user without a browser); disposed after the test. */
+  newApiContext: () => Promise<APIRequestContext>;
+}
+
+interface WorkerFixtures {
+  serverPool: ServerPool;
+}
+
+export const test = base.extend<TestFixtures, WorkerFixtures>({
+  serverPool: [
+    // Playwright reads a fixture's dependencies from this pattern: none, so it is empty.
+    // eslint-disable-next-line no-empty-pattern
+    async ({}, use) => {
+      const pool = new ServerPool();
+      await use(pool);
+      await pool.close();
+    },
+    { scope: "worker", timeout: 30_000 },
+  ],
+  seedAdmin: [true, { option: true }],
+  server: [
+    async ({ serverPool, seedAdmin }, use, testInfo) => {
+      const server = await serverPool.serverFor(`${testInfo.file}#${seedAdmin}`, () =>
+        startSpecServer(testInfo, seedAdmin),
+      );
+      current = server;
+      await use(server);
+      current = null;
+    },
+    // Copying the database and starting the server is not the test's time.
+    { timeout: 90_000 },
+  ],
+  baseURL: async ({ server }, use) => {
+    await use(server.url);
+  },
+  context: async ({ context }, use) => {
+    const sessions = watchSessions(context);
+    await use(context);
+    await sessions.finish();
+  },
   user: async ({ page }, use) => {
     const user = makeUser();
     await registerViaApi(page.request, user);
     await use(user);
   },
-  admin: async ({ page }, use) => {
-    const admin = firstUser();
-    await signInViaApi(page.request, admin);
-    await use(admin);
+  admin: async ({ page, server }, use) => {
+    if (!server.admin)
+      throw new Error("This server was started without accounts (seedAdmin: false)");
+    await signInViaApi(page.request, server.admin);
+    await use(server.admin);
+  },
+  newContext: async ({ browser }, use) => {
+    const made: { context: BrowserContext; sessions: { finish: () => Promise<void> } }[] = [];
+    await use(async (options) => {
+      const context = await browser.newContext(options);
+      made.push({ context, sessions: watchSessions(context) });
+      return context;
+    });
+    for (const { context, sessions } of made) {
+      await sessions.finish();
+      await context.close().catch(() => {});
+    }
+  },
+  newApiContext: async ({ playwright }, use) => {
+    const made: APIRequestContext[] = [];
+    await use(async () => {
+      const request = await playwright.request.newContext();
+      made.push(request);
+      return request;
+    });
+    for (const request of made) {
+      try {
+        for (const cookie of (await request.storageState()).cookies) {
+          if (cookie.name === SESSION_COOKIE) rememberSecret("session", cookie.value);
+        }
+      } catch {
+        // disposed by the test already
+      }
+      await request.dispose().catch(() => {});
+    }
   },
 });

@@ -1,26 +1,11 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { Page } from "@playwright/test";
-import { expect, makeUser, registerViaApi, test } from "./fixtures";
+import { expect, makeUser, registerViaApi, test, trpcMutation } from "./fixtures";
+import { ROOT } from "./server";
 
-const REAL_FIXTURES = path.resolve(
-  path.dirname(new URL(import.meta.url).pathname),
-  "../../shared/fixtures/real",
-);
-
-/** A tRPC mutation as the signed-in page (its cookie), with the Origin the CSRF guard wants. */
-async function trpcMutation(page: Page, procedure: string, input: unknown): Promise<unknown> {
-  const origin = new URL(
-    page.url() === "about:blank" ? test.info().project.use.baseURL! : page.url(),
-  ).origin;
-  const response = await page.request.post(`/trpc/${procedure}`, {
-    data: input,
-    headers: { origin },
-  });
-  const body = (await response.json()) as { result?: { data?: unknown }; error?: unknown };
-  if (!response.ok()) throw new Error(`${procedure}: ${JSON.stringify(body.error)}`);
-  return body.result?.data;
-}
+/** The real files committed with the project (fixtures/real/SOURCES.md says where each is from). */
+const REAL_FIXTURES = path.join(ROOT, "fixtures", "real");
 
 function csvCell(value: string): string {
   return /[",\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
@@ -53,7 +38,7 @@ test("a CSV with one duplicate: resolved with Use Newer, counted, and found in B
 
   // The bank already holds (an older wording of) the first question, with the wrong answer.
   const existingText = `Which medication is first line for acute mania during pregnancy? ${tag}`;
-  await trpcMutation(page, "questions.create", {
+  await trpcMutation(page.request, "questions.create", {
     text: existingText,
     options: { A: "Lithium", B: "Haloperidol", C: "Valproate", D: "Carbamazepine" },
     correctAnswer: "A",
@@ -251,33 +236,27 @@ function noise(seed: number, length = 36): string {
 test("the dialog: batches with a percentage, Cancel, Manual Merge fields, another user's question, Apply to All Remaining", async ({
   page,
   user,
-  playwright,
+  newApiContext,
 }) => {
   void user;
   test.setTimeout(60_000);
   const tag = `d${Date.now().toString(36)}`;
   const year = new Date().getFullYear();
-  const baseURL = test.info().project.use.baseURL!;
   await page.goto("/import");
 
   // Another user's public question, which this user may not change.
-  const other = await playwright.request.newContext({ baseURL });
+  const other = await newApiContext();
   await registerViaApi(other, makeUser({ prefix: "pub" }));
   const publicText = `Which antidepressant carries a boxed warning for priapism risk? ${tag}`;
   const publicOptions = ["Trazodone", "Sertraline", "Bupropion", "Mirtazapine"];
-  const created = await other.post("/trpc/questions.create", {
-    data: {
-      text: publicText,
-      options: { A: "Trazodone", B: "Sertraline", C: "Bupropion", D: "Mirtazapine" },
-      correctAnswer: "A",
-      part: "1",
-      year,
-      isPublic: true,
-    },
-    headers: { origin: new URL(baseURL).origin },
+  await trpcMutation(other, "questions.create", {
+    text: publicText,
+    options: { A: "Trazodone", B: "Sertraline", C: "Bupropion", D: "Mirtazapine" },
+    correctAnswer: "A",
+    part: "1",
+    year,
+    isPublic: true,
   });
-  expect(created.ok()).toBe(true);
-  await other.dispose();
 
   // Three of this user's own questions.
   const own = [
@@ -295,7 +274,7 @@ test("the dialog: batches with a percentage, Cancel, Manual Merge fields, anothe
     },
   ];
   for (const q of own) {
-    await trpcMutation(page, "questions.create", {
+    await trpcMutation(page.request, "questions.create", {
       text: q.text,
       options: { A: q.options[0], B: q.options[1], C: q.options[2], D: q.options[3] },
       correctAnswer: "A",

@@ -62,7 +62,7 @@ function card(page: Page, text: string): Locator {
   return cards(page).filter({ hasText: text });
 }
 
-test("two users share, search, filter, edit and delete questions", async ({ page, browser }) => {
+test("two users share, search, filter, edit and delete questions", async ({ page, newContext }) => {
   test.setTimeout(120_000);
   const alicePublic = `Alice public: first-line for bipolar maintenance ${stamp}`;
   const alicePrivate = `Alice private: clozapine monitoring ${stamp}`;
@@ -92,100 +92,93 @@ test("two users share, search, filter, edit and delete questions", async ({ page
   await expect(card(page, alicePrivate)).toBeVisible();
 
   // Bob, in a browser of his own.
-  const bobContext = await browser.newContext();
-  const bobPage = await bobContext.newPage();
-  try {
-    const bob = makeUser({ prefix: "bob" });
-    await registerViaApi(bobPage.request, bob);
-    await bobPage.goto("/browse");
-    await addQuestionViaUi(bobPage, {
-      text: bobPublic,
-      options: ["Coarse tremor", "Bradycardia"],
-      correct: "A",
-      category: "Psychopharmacology",
-      isPublic: true,
-    });
-    await addQuestionViaUi(bobPage, {
-      text: bobPrivate,
-      options: ["Glucose", "Ammonia"],
-      correct: "B",
-      isPublic: false,
-    });
+  const bobPage = await (await newContext()).newPage();
+  const bob = makeUser({ prefix: "bob" });
+  await registerViaApi(bobPage.request, bob);
+  await bobPage.goto("/browse");
+  await addQuestionViaUi(bobPage, {
+    text: bobPublic,
+    options: ["Coarse tremor", "Bradycardia"],
+    correct: "A",
+    category: "Psychopharmacology",
+    isPublic: true,
+  });
+  await addQuestionViaUi(bobPage, {
+    text: bobPrivate,
+    options: ["Glucose", "Ammonia"],
+    correct: "B",
+    isPublic: false,
+  });
 
-    // Search: Bob finds Alice's public question, never her private one, and gets no pencil on it.
-    await searchFor(bobPage, stamp);
-    await expect(bobPage.getByTestId("result-count")).toHaveText("3 questions found");
-    await expect(card(bobPage, alicePublic)).toBeVisible();
-    await expect(card(bobPage, alicePrivate)).toHaveCount(0);
-    await expect(
-      card(bobPage, alicePublic).getByRole("button", { name: "Edit question" }),
-    ).toHaveCount(0);
-    await expect(card(bobPage, alicePublic).getByTestId("contributor")).toHaveText(
-      "Contributed by Anonymous",
-    );
-    await expect(card(bobPage, alicePublic).getByText("Public", { exact: true })).toBeVisible();
-    // Markup in a question is shown as the characters typed.
-    await expect(card(bobPage, bobPublic).getByTestId("question-text")).toHaveText(bobPublic);
-    await expect(card(bobPage, bobPublic).locator("b")).toHaveCount(0);
-    // The correct option is highlighted.
-    await expect(card(bobPage, alicePublic).locator("li[data-correct]")).toHaveText(/Lithium/);
+  // Search: Bob finds Alice's public question, never her private one, and gets no pencil on it.
+  await searchFor(bobPage, stamp);
+  await expect(bobPage.getByTestId("result-count")).toHaveText("3 questions found");
+  await expect(card(bobPage, alicePublic)).toBeVisible();
+  await expect(card(bobPage, alicePrivate)).toHaveCount(0);
+  await expect(
+    card(bobPage, alicePublic).getByRole("button", { name: "Edit question" }),
+  ).toHaveCount(0);
+  await expect(card(bobPage, alicePublic).getByTestId("contributor")).toHaveText(
+    "Contributed by Anonymous",
+  );
+  await expect(card(bobPage, alicePublic).getByText("Public", { exact: true })).toBeVisible();
+  // Markup in a question is shown as the characters typed.
+  await expect(card(bobPage, bobPublic).getByTestId("question-text")).toHaveText(bobPublic);
+  await expect(card(bobPage, bobPublic).locator("b")).toHaveCount(0);
+  // The correct option is highlighted.
+  await expect(card(bobPage, alicePublic).locator("li[data-correct]")).toHaveText(/Lithium/);
 
-    // Searching the private question's own words finds nothing for Bob.
-    await searchFor(bobPage, `clozapine monitoring ${stamp}`);
-    await expect(bobPage.getByTestId("result-count")).toHaveText("0 questions found");
+  // Searching the private question's own words finds nothing for Bob.
+  await searchFor(bobPage, `clozapine monitoring ${stamp}`);
+  await expect(bobPage.getByTestId("result-count")).toHaveText("0 questions found");
 
-    // Filters: mine, public, part.
-    await searchFor(bobPage, stamp, { visibility: "My Questions" });
-    await expect(bobPage.getByTestId("result-count")).toHaveText("2 questions found");
-    await expect(card(bobPage, bobPrivate)).toBeVisible();
-    await expect(card(bobPage, alicePublic)).toHaveCount(0);
-    await searchFor(bobPage, stamp, { visibility: "Public Questions" });
-    await expect(bobPage.getByTestId("result-count")).toHaveText("2 questions found");
-    await expect(card(bobPage, bobPrivate)).toHaveCount(0);
-    await searchFor(bobPage, stamp, { visibility: "All Questions", category: "Bipolar Disorders" });
-    await expect(cards(bobPage)).toHaveCount(1);
-    await expect(card(bobPage, alicePublic)).toBeVisible();
+  // Filters: mine, public, part.
+  await searchFor(bobPage, stamp, { visibility: "My Questions" });
+  await expect(bobPage.getByTestId("result-count")).toHaveText("2 questions found");
+  await expect(card(bobPage, bobPrivate)).toBeVisible();
+  await expect(card(bobPage, alicePublic)).toHaveCount(0);
+  await searchFor(bobPage, stamp, { visibility: "Public Questions" });
+  await expect(bobPage.getByTestId("result-count")).toHaveText("2 questions found");
+  await expect(card(bobPage, bobPrivate)).toHaveCount(0);
+  await searchFor(bobPage, stamp, { visibility: "All Questions", category: "Bipolar Disorders" });
+  await expect(cards(bobPage)).toHaveCount(1);
+  await expect(card(bobPage, alicePublic)).toBeVisible();
 
-    // Edit his own question.
-    await searchFor(bobPage, stamp, { category: "All Categories", visibility: "My Questions" });
-    await card(bobPage, bobPrivate).getByRole("button", { name: "Edit question" }).click();
-    const edit = bobPage.getByRole("dialog", { name: "Edit Question" });
-    await expect(edit.getByLabel("Question Text")).toHaveValue(bobPrivate);
-    await edit.getByLabel("Question Text").fill(`${bobPrivate} (edited)`);
-    await edit.getByRole("button", { name: "Save Changes" }).click();
-    await expect(edit.getByText("Question updated successfully")).toBeVisible();
-    await expect(edit).toBeHidden();
-    await expect(card(bobPage, `${bobPrivate} (edited)`)).toBeVisible();
+  // Edit his own question.
+  await searchFor(bobPage, stamp, { category: "All Categories", visibility: "My Questions" });
+  await card(bobPage, bobPrivate).getByRole("button", { name: "Edit question" }).click();
+  const edit = bobPage.getByRole("dialog", { name: "Edit Question" });
+  await expect(edit.getByLabel("Question Text")).toHaveValue(bobPrivate);
+  await edit.getByLabel("Question Text").fill(`${bobPrivate} (edited)`);
+  await edit.getByRole("button", { name: "Save Changes" }).click();
+  await expect(edit.getByText("Question updated successfully")).toBeVisible();
+  await expect(edit).toBeHidden();
+  await expect(card(bobPage, `${bobPrivate} (edited)`)).toBeVisible();
 
-    // Delete it, after confirming.
-    await card(bobPage, bobPrivate).getByRole("button", { name: "Edit question" }).click();
-    await bobPage
-      .getByRole("dialog", { name: "Edit Question" })
-      .getByRole("button", { name: "Delete" })
-      .click();
-    const confirm = bobPage.getByRole("alertdialog", {
-      name: "Are you sure you want to delete this question?",
-    });
-    await confirm.getByRole("button", { name: "Delete" }).click();
-    await expect(bobPage.getByText("Question deleted successfully")).toBeVisible();
-    await expect(card(bobPage, bobPrivate)).toHaveCount(0);
-    await expect(bobPage.getByTestId("result-count")).toHaveText("1 question found");
+  // Delete it, after confirming.
+  await card(bobPage, bobPrivate).getByRole("button", { name: "Edit question" }).click();
+  await bobPage
+    .getByRole("dialog", { name: "Edit Question" })
+    .getByRole("button", { name: "Delete" })
+    .click();
+  const confirm = bobPage.getByRole("alertdialog", {
+    name: "Are you sure you want to delete this question?",
+  });
+  await confirm.getByRole("button", { name: "Delete" }).click();
+  await expect(bobPage.getByText("Question deleted successfully")).toBeVisible();
+  await expect(card(bobPage, bobPrivate)).toHaveCount(0);
+  await expect(bobPage.getByTestId("result-count")).toHaveText("1 question found");
 
-    // Alice sees Bob's public question without a pencil, and the part filter narrows her own.
-    await searchFor(page, stamp);
-    await expect(card(page, bobPublic)).toBeVisible();
-    await expect(card(page, bobPublic).getByRole("button", { name: "Edit question" })).toHaveCount(
-      0,
-    );
-    await expect(
-      card(page, alicePublic).getByRole("button", { name: "Edit question" }),
-    ).toBeVisible();
-    await searchFor(page, stamp, { part: "Part 2" });
-    await expect(cards(page)).toHaveCount(1);
-    await expect(card(page, alicePrivate)).toBeVisible();
-  } finally {
-    await bobContext.close();
-  }
+  // Alice sees Bob's public question without a pencil, and the part filter narrows her own.
+  await searchFor(page, stamp);
+  await expect(card(page, bobPublic)).toBeVisible();
+  await expect(card(page, bobPublic).getByRole("button", { name: "Edit question" })).toHaveCount(0);
+  await expect(
+    card(page, alicePublic).getByRole("button", { name: "Edit question" }),
+  ).toBeVisible();
+  await searchFor(page, stamp, { part: "Part 2" });
+  await expect(cards(page)).toHaveCount(1);
+  await expect(card(page, alicePrivate)).toBeVisible();
 });
 
 test("the edit form checks the spec's rules and switches question types", async ({

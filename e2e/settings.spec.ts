@@ -8,33 +8,14 @@ import {
   makeUser,
   signInViaUi,
   test,
+  trpcMutation,
+  trpcQuery,
+  typedPassword,
 } from "./fixtures";
 
 // Issue 6: Settings (profile, privacy, data management, PRITE scores, account) and onboarding.
 
 const thisYear = new Date().getFullYear();
-
-async function trpcQuery<T = Record<string, unknown>>(
-  request: APIRequestContext,
-  procedure: string,
-): Promise<T> {
-  const response = await request.get(`/trpc/${procedure}`);
-  const body = (await response.json()) as { result?: { data?: unknown }; error?: unknown };
-  if (!response.ok()) throw new Error(`${procedure}: ${JSON.stringify(body.error)}`);
-  return body.result?.data as T;
-}
-
-async function trpcMutation<T = Record<string, unknown>>(
-  request: APIRequestContext,
-  procedure: string,
-  input: unknown = {},
-): Promise<T> {
-  const origin = new URL(test.info().project.use.baseURL!).origin;
-  const response = await request.post(`/trpc/${procedure}`, { data: input, headers: { origin } });
-  const body = (await response.json()) as { result?: { data?: unknown }; error?: unknown };
-  if (!response.ok()) throw new Error(`${procedure}: ${JSON.stringify(body.error)}`);
-  return body.result?.data as T;
-}
 
 async function addQuestion(request: APIRequestContext, text: string) {
   return trpcMutation<{ _id: string; isPublic: boolean; contributor: string }>(
@@ -417,12 +398,15 @@ test("account: change password, log out, delete the account, then sign-in fails"
   user,
 }) => {
   await page.goto("/settings?tab=account");
-  await page.getByLabel("Current Password").fill("wrong password here");
-  await page.getByLabel("New Password", { exact: true }).fill("a brand new password");
-  await page.getByLabel("Confirm New Password").fill("a brand new password");
+  const newPassword = typedPassword(
+    `a brand new password ${Math.random().toString(36).slice(2, 8)}`,
+  );
+  await page.getByLabel("Current Password").fill(typedPassword("wrong password here"));
+  await page.getByLabel("New Password", { exact: true }).fill(newPassword);
+  await page.getByLabel("Confirm New Password").fill(newPassword);
   await page.getByRole("button", { name: "Change Password" }).click();
   await expect(page.getByRole("alert")).toContainText("Current password is incorrect");
-  await page.getByLabel("Current Password").fill(user.password);
+  await page.getByLabel("Current Password").fill(typedPassword(user.password));
   await page.getByRole("button", { name: "Change Password" }).click();
   await expect(
     page.getByRole("status").filter({ hasText: "Password changed successfully" }),
@@ -430,7 +414,7 @@ test("account: change password, log out, delete the account, then sign-in fails"
 
   await page.getByRole("main").getByRole("button", { name: "Log Out" }).click();
   await expect(page).toHaveURL(/\/login$/);
-  await signInViaUi(page, { username: user.username, password: "a brand new password" });
+  await signInViaUi(page, { username: user.username, password: newPassword });
   await expectDashboard(page, user);
 
   await page.goto("/settings?tab=account");
@@ -446,7 +430,7 @@ test("account: change password, log out, delete the account, then sign-in fails"
   ).toBeVisible();
   await expect(page).toHaveURL(/\/login$/, { timeout: 5000 });
 
-  await signInViaUi(page, { username: user.username, password: "a brand new password" });
+  await signInViaUi(page, { username: user.username, password: newPassword });
   await expect(page.getByRole("alert")).toContainText("Invalid username or password");
   await expect(page).toHaveURL(/\/login$/);
 });

@@ -1,26 +1,5 @@
-import type { APIRequestContext, Page } from "@playwright/test";
-import { expect, signInViaApi, test } from "./fixtures";
-
-/** tRPC over the page's own cookie session (the server wants a same-origin Origin on writes). */
-async function trpcCall(
-  request: APIRequestContext,
-  procedure: string,
-  input?: unknown,
-  kind: "query" | "mutation" = "mutation",
-): Promise<unknown> {
-  const baseURL = test.info().project.use.baseURL!;
-  const origin = new URL(baseURL).origin;
-  const response =
-    kind === "mutation"
-      ? await request.post(`/trpc/${procedure}`, { data: input, headers: { origin } })
-      : await request.get(
-          `/trpc/${procedure}${input === undefined ? "" : `?input=${encodeURIComponent(JSON.stringify(input))}`}`,
-          { headers: { "x-time-zone": "America/New_York" } },
-        );
-  const body = (await response.json()) as { result?: { data?: unknown }; error?: unknown };
-  if (!response.ok()) throw new Error(`${procedure}: ${JSON.stringify(body.error)}`);
-  return body.result?.data;
-}
+import type { Page } from "@playwright/test";
+import { expect, signInViaApi, test, trpcMutation, trpcQuery } from "./fixtures";
 
 const stamp = Date.now().toString(36);
 const QUESTIONS = {
@@ -78,36 +57,32 @@ async function currentKind(page: Page): Promise<Kind> {
 test("study journey: three questions incl. multiple-correct, rate, finish, review, dashboard on two devices", async ({
   page,
   user,
-  browser,
+  newContext,
 }) => {
   // Two devices and a dozen steps: over 20 s on a busy machine.
   test.setTimeout(60_000);
   for (const q of Object.values(QUESTIONS)) {
-    await trpcCall(page.request, "questions.create", { ...q, isPublic: false });
+    await trpcMutation(page.request, "questions.create", { ...q, isPublic: false });
   }
-  const before = (await trpcCall(page.request, "stats.summary", undefined, "query")) as {
+  const before = (await trpcQuery(page.request, "stats.summary")) as {
     dueCount: number;
     totalQuestions: number;
   };
-  // Other specs' public questions may be in the pool; this user's own three always are.
-  expect(before.dueCount).toBeGreaterThanOrEqual(3);
+  // This spec file's server holds no public questions (every test here keeps its own private), so
+  // the pool is exactly this user's three.
+  expect(before.dueCount).toBe(3);
 
   await page.goto("/study");
   await expect(page.getByRole("heading", { level: 1, name: "Study" })).toBeVisible();
   await expect(page.getByText("Today's Study Overview")).toBeVisible();
-  await expect(page.getByTestId("overview-due")).toHaveText(String(before.dueCount));
+  await expect(page.getByTestId("overview-due")).toHaveText("3");
   await expect(page.getByTestId("overview-answered")).toHaveText("0");
   await expect(page.getByText("Start studying today to build your streak!")).toBeVisible();
 
-  // Study only this spec's questions: the category choice narrows the pool, so study all three
-  // through three one-category sessions would not test a mixed session. Instead answer what comes
-  // and skip questions from other specs with Next Question.
+  // One mixed session of the three, in the order the server chose.
   await page.getByRole("button", { name: "Start Studying" }).click();
-  await expect(page.getByRole("heading", { name: /^Question 1\/\d+$/ })).toBeVisible();
-  const total = Number(
-    (await page.getByRole("heading", { name: /^Question 1\/\d+$/ }).innerText()).split("/")[1],
-  );
-  expect(total).toBe(before.dueCount);
+  const total = 3;
+  await expect(page.getByRole("heading", { name: `Question 1/${total}` })).toBeVisible();
 
   const done = new Set<Kind>();
   for (let i = 1; i <= total; i++) {
@@ -116,13 +91,7 @@ test("study journey: three questions incl. multiple-correct, rate, finish, revie
     await expect(
       page.getByRole("button", { name: last ? "Finish" : "Next Question" }),
     ).toBeVisible();
-    const text = await page.getByTestId("question-text").innerText();
-    const kind = (Object.keys(QUESTIONS) as Kind[]).find((k) => text === QUESTIONS[k].text);
-    if (!kind) {
-      await page.getByRole("button", { name: last ? "Finish" : "Next Question" }).click();
-      continue;
-    }
-    expect(await currentKind(page)).toBe(kind);
+    const kind = await currentKind(page);
     done.add(kind);
     const chips = page.getByTestId("question-chips");
     await expect(chips).toContainText(`Part ${QUESTIONS[kind].part}`);
@@ -227,7 +196,11 @@ test("study journey: three questions incl. multiple-correct, rate, finish, revie
   }
   expect(statuses.filter((s) => s === "Your answer was correct")).toHaveLength(2);
   expect(statuses.filter((s) => s === "Your answer was incorrect")).toHaveLength(1);
-  expect(statuses.filter((s) => s === "Unanswered")).toHaveLength(total - 3);
+  // Three questions: a button each, and no ellipsis.
+  await expect(
+    review.getByRole("navigation", { name: "Review questions" }).getByRole("button"),
+  ).toHaveCount(3);
+  await expect(review.getByLabel("More questions")).toHaveCount(0);
   await review.getByRole("button", { name: "Question 1", exact: true }).click();
   await review.getByRole("button", { name: "Next" }).click();
   await expect(review.getByText(`Question 2 of ${total}`)).toBeVisible();
@@ -235,7 +208,7 @@ test("study journey: three questions incl. multiple-correct, rate, finish, revie
   await expect(page.getByText("Session Complete")).toBeVisible();
 
   // Dashboard: the streak and the counts, from the server.
-  const after = (await trpcCall(page.request, "stats.summary", undefined, "query")) as {
+  const after = (await trpcQuery(page.request, "stats.summary")) as {
     dueCount: number;
     totalQuestions: number;
     masteredCount: number;
@@ -265,29 +238,19 @@ test("study journey: three questions incl. multiple-correct, rate, finish, revie
   await expectDashboard(page);
 
   // A second device (another browser context, same user) sees the same numbers.
-  const context = await browser.newContext();
-  try {
-    const other = await context.newPage();
-    await signInViaApi(other.request, user);
-    await expectDashboard(other);
-    await other.goto("/study");
-    await expect(other.getByTestId("overview-answered")).toHaveText("3");
-    await expect(other.getByText("1-day study streak")).toBeVisible();
-  } finally {
-    await context.close();
-  }
+  const other = await (await newContext()).newPage();
+  await signInViaApi(other.request, user);
+  await expectDashboard(other);
+  await other.goto("/study");
+  await expect(other.getByTestId("overview-answered")).toHaveText("3");
+  await expect(other.getByText("1-day study streak")).toBeVisible();
 });
 
 test("an empty pool says so and offers ways to add questions", async ({ page, user }) => {
   void user;
-  // Other specs may have left public questions in the pool; stand in an empty answer for it.
-  await page.route("**/trpc/study.startSession**", (route) =>
-    route.fulfill({
-      contentType: "application/json",
-      body: JSON.stringify([{ result: { data: { session: null, questions: [], total: 0 } } }]),
-    }),
-  );
+  // A new user on this file's server: no questions of their own, and nobody here shares any.
   await page.goto("/study");
+  await expect(page.getByTestId("overview-due")).toHaveText("0");
   await page.getByRole("button", { name: "Start Studying" }).click();
   await expect(
     page.getByText("No questions due for review! Add some questions or check back later."),
@@ -303,7 +266,7 @@ test("the AI explanation panel: error with Try again, unsaved, then saved", asyn
 }) => {
   void user;
   const text = `Which lobe holds Broca's area? [${stamp}]`;
-  await trpcCall(page.request, "questions.create", {
+  await trpcMutation(page.request, "questions.create", {
     text,
     options: { A: "Frontal", B: "Parietal", C: "Temporal", D: "Occipital" },
     correctAnswer: "A",
@@ -374,10 +337,114 @@ test("the AI explanation panel: error with Try again, unsaved, then saved", asyn
   await expect(panel.getByRole("button", { name: "Save Explanation" })).toHaveCount(0);
 
   // Saved on the question for real: a fresh load of the question carries it.
-  const due = (await trpcCall(page.request, "study.due", { limit: 500 }, "query")) as {
+  const due = (await trpcQuery(page.request, "study.due", { limit: 500 })) as {
     questions: { text: string; generatedExplanation: string }[];
   };
   expect(due.questions.find((q) => q.text === text)?.generatedExplanation).toBe(
     "Broca's area lies in the inferior frontal gyrus.\n\nIt serves speech.",
   );
+});
+
+test("twelve questions: keys 1 and 2 rate Hard and Medium, the review stops at 10 buttons, and the dashboard fills Category Progress and Areas to Improve", async ({
+  page,
+  user,
+}) => {
+  // Twelve questions answered through the keyboard, a review and a dashboard: 30 s on a busy machine.
+  test.setTimeout(90_000);
+  // Anxiety Disorders: 2 of 6 right, rated with keys 1 (Hard) and 2 (Medium). Sleep-Wake Disorders:
+  // 5 of 6 right, rated 3 (Easy), which masters them. Wrong answers are rated too.
+  const plan = [
+    ...[true, true, false, false, false, false].map((right, i) => ({
+      category: "Anxiety Disorders",
+      right,
+      key: right ? (i === 0 ? "1" : "2") : String((i % 3) + 1),
+    })),
+    ...[true, true, true, true, true, false].map((right) => ({
+      category: "Sleep-Wake Disorders",
+      right,
+      key: right ? "3" : "2",
+    })),
+  ].map((p, i) => ({ ...p, text: `Rating question ${i + 1}: which letter is right? [${stamp}]` }));
+  const idByText = new Map<string, string>();
+  for (const p of plan) {
+    const created = await trpcMutation<{ _id: string }>(page.request, "questions.create", {
+      text: p.text,
+      options: { A: "Alpha", B: "Bravo", C: "Charlie", D: "Delta" },
+      correctAnswer: "B",
+      questionType: "fourOptions",
+      category: p.category,
+      part: "1",
+      year: 2024,
+      isPublic: false,
+    });
+    idByText.set(p.text, created._id);
+  }
+
+  await page.goto("/study");
+  await expect(page.getByTestId("overview-due")).toHaveText("12");
+  await page.getByRole("button", { name: "Start Studying" }).click();
+  for (let i = 1; i <= 12; i++) {
+    await expect(page.getByRole("heading", { name: `Question ${i}/12` })).toBeVisible();
+    const text = await page.getByTestId("question-text").innerText();
+    const p = plan.find((q) => q.text === text);
+    if (!p) throw new Error(`Unexpected question: ${text}`);
+    await page.keyboard.press(p.right ? "b" : "c");
+    await page.keyboard.press("Enter");
+    await expect(
+      page.getByText(p.right ? "Correct! Well done." : "Not quite right."),
+    ).toBeVisible();
+    await page.keyboard.press(p.key);
+  }
+
+  // Each key gave its rating: 1 Hard (0), 2 Medium (1), 3 Easy (2), as the server recorded them.
+  // The page moves on at once while the last rating is still being saved, so ask until it is.
+  await expect(page.getByTestId("session-complete")).toBeVisible();
+  await expect(async () => {
+    const exported = await trpcQuery<{
+      data: { reviews: { questionId: string; isCorrect: boolean; difficulty: number | null }[] };
+    }>(page.request, "users.exportStudyData");
+    const recorded = new Map(exported.data.reviews.map((r) => [r.questionId, r]));
+    for (const p of plan) {
+      expect(recorded.get(idByText.get(p.text)!), p.text).toMatchObject({
+        isCorrect: p.right,
+        difficulty: Number(p.key) - 1,
+      });
+    }
+  }).toPass({ timeout: 10_000 });
+
+  // Session Complete, then the review: ten numbered buttons and an ellipsis for the rest.
+  await expect(page.getByTestId("session-stats")).toContainText("Questions12");
+  await expect(page.getByTestId("session-stats")).toContainText("Correct7");
+  await page.getByRole("button", { name: "Review Session" }).click();
+  const review = page.getByTestId("session-review");
+  const jumps = review.getByRole("navigation", { name: "Review questions" });
+  await expect(jumps.getByRole("button")).toHaveText(
+    Array.from({ length: 10 }, (_, i) => String(i + 1)),
+  );
+  await expect(jumps.getByLabel("More questions")).toHaveText("…");
+  // The two beyond the buttons are reached with Next.
+  await jumps.getByRole("button", { name: "Question 10", exact: true }).click();
+  await review.getByRole("button", { name: "Next" }).click();
+  await expect(review.getByText("Question 11 of 12")).toBeVisible();
+  await review.getByRole("button", { name: "Next" }).click();
+  await expect(review.getByText("Question 12 of 12")).toBeVisible();
+  await expect(review.getByRole("button", { name: "Next" })).toBeDisabled();
+
+  // The dashboard: both categories with their real counts, the weaker one first to improve.
+  await page.goto("/");
+  await expect(page.getByText(`Welcome, ${user.username}`)).toBeVisible();
+  const progress = page.getByTestId("category-progress").getByRole("listitem");
+  await expect(progress).toHaveCount(2);
+  await expect(progress.nth(0)).toContainText("Anxiety Disorders0% mastered");
+  await expect(progress.nth(0)).toContainText("6 questions · 0 mastered · 0 due");
+  await expect(progress.nth(1)).toContainText("Sleep-Wake Disorders83% mastered");
+  await expect(progress.nth(1)).toContainText("6 questions · 5 mastered · 0 due");
+  await expect(progress.nth(1).getByRole("progressbar")).toHaveAttribute("aria-valuenow", "83");
+  const improve = page.getByTestId("areas-to-improve").getByRole("listitem");
+  await expect(improve).toHaveText([
+    "Anxiety Disorders33% accuracy",
+    "Sleep-Wake Disorders83% accuracy",
+  ]);
+  await expect(page.getByTestId("dashboard-tiles")).toContainText("Mastered5");
+  await expect(page.getByTestId("overall-mastery")).toHaveText("58%");
 });
