@@ -168,7 +168,9 @@ describe("the due list (DESIGN §7 study pool)", () => {
     expect(await dueIds()).toEqual([q.id]);
 
     // The author makes it private (through the product): gone for me, list and count alike.
-    await (await h.callerFor(author.user)).questions.update({ id: q.id, data: { isPublic: false } });
+    await (
+      await h.callerFor(author.user)
+    ).questions.update({ id: q.id, data: { isPublic: false } });
     expect(await dueIds()).toEqual([]);
     await h.db.db.update(questions).set({ isPublic: true }).where(eq(questions.id, q.id));
     expect(await dueIds()).toEqual([q.id]);
