@@ -22,7 +22,7 @@ function reply(text: string): LanguageModelV3GenerateResult {
 /** The first three blocks of the real NCVEC pool: ID line with the answer in parentheses, stem, A-D. */
 const NCVEC = fs
   .readFileSync(
-    path.join(process.cwd(), "..", "shared", "fixtures", "real", "ncvec_extra_class_pool_2024.txt"),
+    path.join(process.cwd(), "fixtures", "real", "ncvec_extra_class_pool_2024.txt"),
     "utf8",
   )
   .split(/\n\s*\n/)
@@ -125,7 +125,7 @@ describe("POST /api/openai without a model", () => {
   it("carries the answer-key parser's warnings (sections left out, numeric answers) in the response", async () => {
     const me = await withoutModel.user();
     const cuet = fs.readFileSync(
-      path.join(process.cwd(), "..", "shared", "fixtures", "real", "cuet_2024_answerkey.txt"),
+      path.join(process.cwd(), "fixtures", "real", "cuet_2024_answerkey.txt"),
       "utf8",
     );
     const res = await post(withoutModel, me, "/api/openai", {

@@ -7,7 +7,7 @@ import { createHarness, type Harness, type TestUser } from "../../test/harness";
 import { addQuestion } from "../study/test-fixtures";
 import { ANSWER_KEY_MESSAGES } from "./answer-keys.types";
 
-const REAL = path.join(process.cwd(), "..", "shared", "fixtures", "real");
+const REAL = path.join(process.cwd(), "fixtures", "real");
 
 let h: Harness;
 beforeAll(async () => {
