@@ -78,11 +78,14 @@ async function prepareDatabase() {
       limit 1` as never,
   )) as unknown as [{ id: string; username: string; due: number; own: number }];
   const { token } = await createSession(handle.db, user.id, new Date());
-  const [question] = (await handle.db.execute(
-    `select id from questions where creator_id = '${user.id}' limit 1` as never,
+  // Answering and rating reschedules questions: another user does it, so every run (and every later
+  // run on the same database) reads the same due list for the user above.
+  const [writer] = (await handle.db.execute(
+    `select id from users where username like 'load\\_%' and id <> '${user.id}' order by username limit 1` as never,
   )) as unknown as [{ id: string }];
+  const { token: writerToken } = await createSession(handle.db, writer.id, new Date());
   await handle.close();
-  return { user, token, questionId: question.id };
+  return { user, token, writerToken };
 }
 
 function startServer(): Promise<ChildProcess> {
@@ -295,13 +298,15 @@ async function main() {
     console.log(JSON.stringify(wrk(job.url, job.token, job.seconds, job.script)));
     return;
   }
-  const { user, token } = await prepareDatabase();
+  const { user, token, writerToken } = await prepareDatabase();
   if (args.soak) return soak(token, Number(args.soak));
   const seconds = Number(args.duration);
   const server = await startServer();
   try {
     const ids = (await (
-      await fetch(`${BASE}/api/questions/due?limit=200`, { headers: { "x-auth-token": token } })
+      await fetch(`${BASE}/api/questions/due?limit=200`, {
+        headers: { "x-auth-token": writerToken },
+      })
     ).json()) as { _id: string }[] | { questions: { _id: string }[] };
     const questionIds = (Array.isArray(ids) ? ids : ids.questions).map((q) => q._id).slice(0, 200);
     const due = `${BASE}/api/questions/due?limit=20`;
@@ -328,7 +333,8 @@ async function main() {
       "GET /api/questions/search?text=lithium toxicity",
       `${BASE}/api/questions/search?text=lithium%20toxicity`,
     );
-    run("tRPC study.answer + study.rate", `${BASE}/`, answerRateScript(questionIds));
+    const writes = wrk(`${BASE}/`, writerToken, seconds, answerRateScript(questionIds));
+    results.push(["tRPC study.answer + study.rate (another user)", writes]);
     const rssAfter = rssMb(server.pid!);
     report(user, results, rssWarm, rssAfter, seconds);
   } finally {

@@ -1,7 +1,8 @@
 import { sha256 } from "@oslojs/crypto/sha2";
 import { encodeBase32LowerCaseNoPadding, encodeHexLowerCase } from "@oslojs/encoding";
-import { and, eq, ne } from "drizzle-orm";
+import { and, eq, ne, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
+import { prepared } from "../db/prepared";
 import { sessions, users, type SessionRow, type UserRow } from "../db/schema";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -51,12 +52,16 @@ export async function validateSessionToken(
   // Tokens are base32 of 20 bytes: anything else cannot be ours, so skip the lookup.
   if (!/^[a-z2-7]{32}$/.test(token)) return null;
   const id = sessionIdFromToken(token);
-  const rows = await db
-    .select({ session: sessions, user: users })
-    .from(sessions)
-    .innerJoin(users, eq(users.id, sessions.userId))
-    .where(eq(sessions.id, id))
-    .limit(1);
+  // Every authenticated request runs this: prepared once per handle (src/server/db/prepared.ts).
+  const rows = await prepared(db, "validate_session", (d, name) =>
+    d
+      .select({ session: sessions, user: users })
+      .from(sessions)
+      .innerJoin(users, eq(users.id, sessions.userId))
+      .where(eq(sessions.id, sql.placeholder("id")))
+      .limit(1)
+      .prepare(name),
+  ).execute({ id });
   const row = rows[0];
   if (!row) return null;
   if (row.session.expiresAt.getTime() <= now.getTime()) {

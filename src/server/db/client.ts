@@ -39,6 +39,10 @@ export async function createDb(opts: CreateDbOptions): Promise<DbHandle> {
       max: opts.maxConnections ?? 10,
       onnotice: () => {},
       connect_timeout: 10,
+      // Only named statements keep plans: the hot queries prepared once per handle
+      // (src/server/db/prepared.ts). PostgreSQL would otherwise plan them again on every call (measured
+      // 0.5-1 ms of the due page's 1.5 ms) though their generic plans are as good.
+      connection: { plan_cache_mode: "force_generic_plan" },
     });
     const db = drizzlePostgres({ client, schema, casing: "snake_case" }) as unknown as Db;
     return {

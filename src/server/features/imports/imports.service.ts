@@ -1,4 +1,4 @@
-import { and, eq, getTableColumns, inArray, sql } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import { IMPORT_LETTERS, yearRangeError } from "../../../core/constants";
 import {
   QUESTION_MESSAGES,
@@ -17,7 +17,7 @@ import {
 import type { Db } from "../../db/client";
 import { questions, users, type NewQuestionRow, type QuestionRow } from "../../db/schema";
 import { badRequest, forbidden, notFound } from "../../errors";
-import { visibleTo, type QuestionJson } from "../questions/question-json";
+import { questionColumns, visibleTo, type QuestionJson } from "../questions/question-json";
 import { isUuid, questionJsonFor } from "../study/question-access";
 import type { z } from "zod";
 import { numberKey, visibleBank, type VisibleBank } from "./visible-bank";
@@ -86,9 +86,6 @@ function candidatePositions(bank: VisibleBank, q: DuplicateQuestion, crossPart: 
   }
   return positions;
 }
-
-// The generated search column repeats text, options and explanation: never needed here.
-const { searchText: _searchText, ...questionColumns } = getTableColumns(questions);
 
 /** Question JSON for the ids, keyed by id (ids the viewer may not see are left out). */
 async function questionJsonById(

@@ -1,4 +1,4 @@
-import { and, eq, or, type SQL } from "drizzle-orm";
+import { and, eq, getTableColumns, or, type SQL } from "drizzle-orm";
 import { questions, type QuestionRow, type StudyStateRow } from "../../db/schema";
 
 /** The caller's own study entry (DESIGN §7: never other users' progress). */
@@ -54,9 +54,16 @@ export function toStudyDataJson(state: StudyStateRow): StudyDataJson {
   };
 }
 
+/**
+ * Every column of a question but the generated search text (the text, options and explanation again,
+ * lower-cased): what reads select, so rows are not sent and parsed twice.
+ */
+const { searchText: _searchText, ...columns } = getTableColumns(questions);
+export const questionColumns = columns;
+export type StoredQuestion = Omit<QuestionRow, "searchText">;
+
 export function toQuestionJson(
-  // The generated search column is not needed (nor usually selected).
-  row: Omit<QuestionRow, "searchText">,
+  row: StoredQuestion,
   opts: { viewerId: string; creator?: CreatorInfo | null; studyState?: StudyStateRow | null },
 ): QuestionJson {
   const own = row.creatorId === opts.viewerId;

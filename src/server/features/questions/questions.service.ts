@@ -1,4 +1,4 @@
-import { and, count, desc, eq, getTableColumns, inArray, ne, or, sql, type SQL } from "drizzle-orm";
+import { and, count, desc, eq, inArray, ne, or, sql, type SQL } from "drizzle-orm";
 import { MASTERED_EASE, UNCATEGORIZED, yearRangeError } from "../../../core/constants";
 import { categoryLabel, percent } from "../../../core/stats";
 import {
@@ -18,11 +18,16 @@ import {
   studyStates,
   users,
   type NewQuestionRow,
-  type QuestionRow,
 } from "../../db/schema";
 import { badRequest, forbidden, notFound } from "../../errors";
 import { dueByCategory } from "../study/study.service";
-import { toQuestionJson, visibleTo, type QuestionJson } from "./question-json";
+import {
+  questionColumns,
+  toQuestionJson,
+  visibleTo,
+  type QuestionJson,
+  type StoredQuestion,
+} from "./question-json";
 import {
   QUESTION_MESSAGES_SERVER as MSG,
   QUESTION_PAGE,
@@ -42,8 +47,6 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const INSERT_CHUNK = 500;
 
 // The generated search column is never sent back: it repeats the text, options and explanation.
-const { searchText: _searchText, ...questionColumns } = getTableColumns(questions);
-type StoredQuestion = Omit<QuestionRow, "searchText">;
 
 /** Question rows with what their JSON needs: the creator's name and profile flag, the viewer's state. */
 function selectQuestionJson(db: Db, viewerId: string) {

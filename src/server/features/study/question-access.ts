@@ -13,6 +13,7 @@ import {
   visibleTo,
   type CreatorInfo,
   type QuestionJson,
+  type StoredQuestion,
 } from "../questions/question-json";
 
 export const QUESTION_NOT_FOUND = "Question not found";
@@ -55,7 +56,7 @@ export async function requireVisibleQuestion(
 export async function questionJsonFor(
   db: Db,
   viewerId: string,
-  rows: QuestionRow[],
+  rows: StoredQuestion[],
   statesByQuestion?: Map<string, StudyStateRow>,
   knownCreators?: Map<string, CreatorInfo>,
 ): Promise<QuestionJson[]> {

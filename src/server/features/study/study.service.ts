@@ -3,7 +3,7 @@ import { DUE_PAGE, PUBLIC_NEW_IN_DUE_LIMIT, UNCATEGORIZED } from "../../../core/
 import type { TAnswerInput, TDifficulty } from "../../../core/schemas/study";
 import { initialStudyState, lapse, rate, type StudyState } from "../../../core/srs";
 import type { Db } from "../../db/client";
-import { queryRows } from "../../db/raw";
+import { prepared } from "../../db/prepared";
 import {
   questions,
   reviews,
@@ -16,7 +16,12 @@ import {
 } from "../../db/schema";
 import { badRequest, notFound } from "../../errors";
 import { validTimeZone } from "../auth/auth.service";
-import type { CreatorInfo, QuestionJson } from "../questions/question-json";
+import {
+  questionColumns,
+  type CreatorInfo,
+  type QuestionJson,
+  type StoredQuestion,
+} from "../questions/question-json";
 import { questionJsonFor, requireVisibleQuestion } from "./question-access";
 
 export const STUDY_SESSION_NOT_FOUND = "Study session not found";
@@ -39,46 +44,90 @@ export function isCorrectSelection(selected: readonly string[], key: readonly st
 /** A question can be studied only when it has an answer to check against (decision 021). */
 const hasAnswerKey: SQL = sql`(cardinality(${questions.correctAnswers}) > 0 or ${questions.correctAnswer} <> '')`;
 
-function categoryFilter(category: string | undefined): SQL | undefined {
-  if (category === undefined || category === "") return undefined;
-  // 'Uncategorized' is how the interface names the empty category.
-  if (category === UNCATEGORIZED) {
-    return or(eq(questions.category, ""), eq(questions.category, UNCATEGORIZED));
-  }
-  return eq(questions.category, category);
+/**
+ * The due list's queries take their values as placeholders and are prepared once per database handle
+ * (src/server/db/prepared.ts): it is the hottest read of the app (issue 8).
+ */
+const ph = {
+  userId: sql.placeholder("userId"),
+  now: sql.placeholder("now"),
+  category: sql.placeholder("category"),
+  categoryAlt: sql.placeholder("categoryAlt"),
+  limit: sql.placeholder("limit"),
+  offset: sql.placeholder("offset"),
+};
+
+type DueParams = {
+  userId: string;
+  /** ISO time: the review dates that have passed. */
+  now: string;
+  /** The category asked for and the other stored name it stands for ('Uncategorized' is ''). */
+  category: string;
+  categoryAlt: string;
+  limit: number;
+  offset: number;
+};
+
+function dueParams(opts: {
+  userId: string;
+  now: Date;
+  category?: string;
+  limit?: number;
+  offset?: number;
+}): DueParams {
+  const category = opts.category ?? "";
+  return {
+    userId: opts.userId,
+    now: opts.now.toISOString(),
+    category,
+    categoryAlt: category === UNCATEGORIZED ? "" : category,
+    limit: opts.limit ?? DUE_PAGE.DEFAULT,
+    offset: opts.offset ?? 0,
+  };
 }
 
-const noStateFor = (db: Db, userId: string) =>
+/** Whether a category narrows the list ('' and absent do not). */
+const narrows = (category: string | undefined) => category !== undefined && category !== "";
+
+// 'Uncategorized' is how the interface names the empty category: it matches both stored names.
+const categoryCondition = or(
+  eq(questions.category, ph.category),
+  eq(questions.category, ph.categoryAlt),
+);
+
+const noStateFor = (db: Db) =>
   notExists(
     db
       .select({ one: sql`1` })
       .from(studyStates)
-      .where(and(eq(studyStates.questionId, questions.id), eq(studyStates.userId, userId))),
+      .where(and(eq(studyStates.questionId, questions.id), eq(studyStates.userId, ph.userId))),
   );
 
 /** The conditions of the three segments of the study pool (DESIGN §7), each with the answer-key rule. */
-function poolSegments(db: Db, opts: { userId: string; now: Date; category?: SQL }) {
-  const { userId, now, category } = opts;
+function poolSegments(db: Db, withCategory: boolean) {
+  const category = withCategory ? categoryCondition : undefined;
   return {
     /**
      * Studied, still available (visible with an answer: study_states.available, kept by triggers),
      * review date passed. Rows of study_states; joined to questions only for a category.
      */
     reviewed: and(
-      eq(studyStates.userId, userId),
+      eq(studyStates.userId, ph.userId),
       sql`${studyStates.available}`,
-      or(isNull(studyStates.dueAt), lte(studyStates.dueAt, now)),
+      or(isNull(studyStates.dueAt), lte(studyStates.dueAt, ph.now)),
       category,
     ),
     /** Own questions never studied. */
-    ownNew: and(eq(questions.creatorId, userId), hasAnswerKey, category, noStateFor(db, userId)),
+    ownNew: and(eq(questions.creatorId, ph.userId), hasAnswerKey, category, noStateFor(db)),
     /** Other users' public questions never studied (the list takes the newest 20). */
     publicNew: and(
-      eq(questions.isPublic, true),
-      ne(questions.creatorId, userId),
+      // Written out, not `= $n`: a prepared statement's generic plan can then use the partial
+      // indexes on public questions (questions_public_newest_idx).
+      sql`${questions.isPublic}`,
+      ne(questions.creatorId, ph.userId),
       hasAnswerKey,
       category,
-      noStateFor(db, userId),
+      noStateFor(db),
     ),
   };
 }
@@ -97,6 +146,107 @@ export interface DuePage {
   offset: number;
 }
 
+/** The three segment sizes as subqueries, for countDue and the due page's single query. */
+function dueCountSql(db: Db, withCategory: boolean) {
+  const where = poolSegments(db, withCategory);
+  // An index-only count of study_states, unless a category needs the question.
+  const reviewed = withCategory
+    ? db
+        .select({ n: sql<number>`count(*)::int` })
+        .from(studyStates)
+        .innerJoin(questions, eq(questions.id, studyStates.questionId))
+        .where(where.reviewed)
+    : db
+        .select({ n: sql<number>`count(*)::int` })
+        .from(studyStates)
+        .where(where.reviewed);
+  const ownNew = db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(questions)
+    .where(where.ownNew);
+  // Counting stops at the cap: the newest 20 are all that can ever be in the list.
+  const publicNew = db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(
+      db
+        .select({ id: questions.id })
+        .from(questions)
+        .where(where.publicNew)
+        .limit(PUBLIC_NEW_IN_DUE_LIMIT)
+        .as("public_new"),
+    );
+  return { reviewed, ownNew, publicNew };
+}
+
+/**
+ * The first segment's page with its creators and the sizes of all three segments (uncorrelated
+ * subqueries, evaluated once): one round trip for a typical study session.
+ */
+function reviewedPageQuery(db: Db, withCategory: boolean) {
+  return prepared(
+    db,
+    withCategory ? "due_reviewed_page_category" : "due_reviewed_page",
+    (d, name) => {
+      const where = poolSegments(d, withCategory);
+      const counts = dueCountSql(d, withCategory);
+      return (
+        d
+          .select({
+            q: questions,
+            s: studyStates,
+            creatorName: users.username,
+            creatorPublic: users.publicProfile,
+            reviewedCount: sql<number>`(${counts.reviewed})`,
+            ownNewCount: sql<number>`(${counts.ownNew})`,
+            publicNewCount: sql<number>`(${counts.publicNew})`,
+          })
+          .from(studyStates)
+          .innerJoin(questions, eq(questions.id, studyStates.questionId))
+          .innerJoin(users, eq(users.id, questions.creatorId))
+          .where(where.reviewed)
+          // The order of study_states_due_order_idx: the page comes off the index.
+          .orderBy(sql`${studyStates.dueAt} asc nulls first`, asc(studyStates.questionId))
+          .limit(ph.limit)
+          .offset(ph.offset)
+          .prepare(name)
+      );
+    },
+  );
+}
+
+/** A page of the second (own) or third (public) segment, newest first, with the creators. */
+function newQuestionsPageQuery(db: Db, segment: "ownNew" | "publicNew", withCategory: boolean) {
+  return prepared(db, `due_${segment}_page${withCategory ? "_category" : ""}`, (d, name) =>
+    d
+      .select({
+        q: questionColumns,
+        creatorName: users.username,
+        creatorPublic: users.publicProfile,
+      })
+      .from(questions)
+      .innerJoin(users, eq(users.id, questions.creatorId))
+      .where(poolSegments(d, withCategory)[segment])
+      .orderBy(...newestFirst)
+      .limit(ph.limit)
+      .offset(ph.offset)
+      .prepare(name),
+  );
+}
+
+function countDueQuery(db: Db, withCategory: boolean) {
+  return prepared(db, withCategory ? "due_counts_category" : "due_counts", (d, name) => {
+    const { reviewed, ownNew, publicNew } = dueCountSql(d, withCategory);
+    return d
+      .select({
+        reviewed: sql<number>`(${reviewed})`,
+        ownNew: sql<number>`(${ownNew})`,
+        publicNew: sql<number>`(${publicNew})`,
+      })
+      .from(sql`(select 1) as one`)
+      .prepare(name);
+  });
+}
+
 /**
  * The study pool of DESIGN §7, in three segments paged as one list:
  *   1. studied questions the user may still see whose review date has passed (most overdue first);
@@ -107,37 +257,16 @@ export async function listDueQuestions(
   db: Db,
   opts: { userId: string; now: Date; category?: string; limit?: number; offset?: number },
 ): Promise<DuePage> {
-  const { userId, now } = opts;
+  const { userId } = opts;
   const limit = Math.min(Math.max(1, opts.limit ?? DUE_PAGE.DEFAULT), DUE_PAGE.MAX);
   const offset = Math.max(0, opts.offset ?? 0);
-  const category = categoryFilter(opts.category);
-  const where = poolSegments(db, { userId, now, category });
-  const countSql = dueCountSql(db, where, category);
+  const withCategory = narrows(opts.category);
+  const params = dueParams({ ...opts, limit, offset });
 
-  // The hot path (issue 8): one round trip returns the first segment's page with its creators and the
-  // sizes of all three segments (uncorrelated subqueries, evaluated once). Later segments are read only
-  // when the page reaches past the studied questions.
-  const rows: QuestionRow[] = [];
+  const rows: StoredQuestion[] = [];
   const states = new Map<string, StudyStateRow>();
   const creators = new Map<string, CreatorInfo>();
-  const found = await db
-    .select({
-      q: questions,
-      s: studyStates,
-      creatorName: users.username,
-      creatorPublic: users.publicProfile,
-      reviewedCount: sql<number>`(${countSql.reviewed})`,
-      ownNewCount: sql<number>`(${countSql.ownNew})`,
-      publicNewCount: sql<number>`(${countSql.publicNew})`,
-    })
-    .from(studyStates)
-    .innerJoin(questions, eq(questions.id, studyStates.questionId))
-    .innerJoin(users, eq(users.id, questions.creatorId))
-    .where(where.reviewed)
-    // The order of study_states_due_order_idx: the page comes off the index.
-    .orderBy(sql`${studyStates.dueAt} asc nulls first`, asc(studyStates.questionId))
-    .limit(limit)
-    .offset(offset);
+  const found = await reviewedPageQuery(db, withCategory).execute(params);
   for (const { q, s, creatorName, creatorPublic } of found) {
     rows.push(q);
     states.set(q.id, s);
@@ -153,29 +282,31 @@ export async function listDueQuestions(
         ownNew: Number(first.ownNewCount),
         publicNew: Number(first.publicNewCount),
       }
-    : await countDue(db, { userId, now, category });
+    : await countDue(db, opts);
 
+  // Later segments are read only when the page reaches past the studied questions.
   const [, ownSlice, publicSlice] = pageSlices(
     [counts.reviewed, counts.ownNew, counts.publicNew],
     offset,
     limit,
   );
-  for (const [slice, condition] of [
-    [ownSlice, where.ownNew],
-    [publicSlice, where.publicNew],
+  for (const [slice, segment] of [
+    [ownSlice, "ownNew"],
+    [publicSlice, "publicNew"],
   ] as const) {
     if (!slice) continue;
-    rows.push(
-      ...(await db
-        .select()
-        .from(questions)
-        .where(condition)
-        .orderBy(...newestFirst)
-        .limit(slice.limit)
-        .offset(slice.offset)),
-    );
+    const page = await newQuestionsPageQuery(db, segment, withCategory).execute({
+      ...params,
+      limit: slice.limit,
+      offset: slice.offset,
+    });
+    for (const { q, creatorName, creatorPublic } of page) {
+      rows.push(q);
+      creators.set(q.creatorId, { username: creatorName, publicProfile: creatorPublic });
+    }
   }
   return {
+    // New questions have no study state by definition: `states` holds every state of the page.
     questions: await questionJsonFor(db, userId, rows, states, creators),
     total: counts.reviewed + counts.ownNew + counts.publicNew,
     limit,
@@ -204,53 +335,16 @@ export function pageSlices(
   });
 }
 
-/** The three segment sizes as subqueries, for countDue and the due page's single query. */
-function dueCountSql(db: Db, where: ReturnType<typeof poolSegments>, category: SQL | undefined) {
-  // An index-only count of study_states, unless a category needs the question.
-  const reviewed = category
-    ? db
-        .select({ n: sql<number>`count(*)::int` })
-        .from(studyStates)
-        .innerJoin(questions, eq(questions.id, studyStates.questionId))
-        .where(where.reviewed)
-    : db
-        .select({ n: sql<number>`count(*)::int` })
-        .from(studyStates)
-        .where(where.reviewed);
-  const ownNew = db
-    .select({ n: sql<number>`count(*)::int` })
-    .from(questions)
-    .where(where.ownNew);
-  // Counting stops at the cap: the newest 20 are all that can ever be in the list.
-  const publicNew = db
-    .select({ n: sql<number>`count(*)::int` })
-    .from(
-      db
-        .select({ id: questions.id })
-        .from(questions)
-        .where(where.publicNew)
-        .limit(PUBLIC_NEW_IN_DUE_LIMIT)
-        .as("public_new"),
-    );
-  return { reviewed, ownNew, publicNew };
-}
-
 /** Sizes of the three segments of the due list. */
 export async function countDue(
   db: Db,
-  opts: { userId: string; now: Date; category?: SQL },
+  opts: { userId: string; now: Date; category?: string },
 ): Promise<{ reviewed: number; ownNew: number; publicNew: number }> {
-  const where = poolSegments(db, opts);
-  const { reviewed, ownNew, publicNew } = dueCountSql(db, where, opts.category);
-  // One round trip: the due list is the hottest read of the app (issue 8).
-  const [row] = await queryRows<{ reviewed: number; own_new: number; public_new: number }>(
-    db,
-    sql`select (${reviewed}) as reviewed, (${ownNew}) as own_new, (${publicNew}) as public_new`,
-  );
+  const [row] = await countDueQuery(db, narrows(opts.category)).execute(dueParams(opts));
   return {
     reviewed: Number(row?.reviewed ?? 0),
-    ownNew: Number(row?.own_new ?? 0),
-    publicNew: Number(row?.public_new ?? 0),
+    ownNew: Number(row?.ownNew ?? 0),
+    publicNew: Number(row?.publicNew ?? 0),
   };
 }
 
@@ -259,29 +353,37 @@ export async function dueByCategory(
   db: Db,
   opts: { userId: string; now: Date },
 ): Promise<Map<string, number>> {
-  const where = poolSegments(db, opts);
+  const params = dueParams(opts);
+  const queries = prepared(db, "due_by_category", (d, name) => {
+    const where = poolSegments(d, false);
+    return {
+      reviewed: d
+        .select({ category: questions.category, n: sql<number>`count(*)::int` })
+        .from(studyStates)
+        .innerJoin(questions, eq(questions.id, studyStates.questionId))
+        .where(where.reviewed)
+        .groupBy(questions.category)
+        .prepare(`${name}_reviewed`),
+      ownNew: d
+        .select({ category: questions.category, n: sql<number>`count(*)::int` })
+        .from(questions)
+        .where(where.ownNew)
+        .groupBy(questions.category)
+        .prepare(`${name}_own_new`),
+      publicNew: d
+        .select({ category: questions.category })
+        .from(questions)
+        .where(where.publicNew)
+        .orderBy(...newestFirst)
+        .limit(PUBLIC_NEW_IN_DUE_LIMIT)
+        .prepare(`${name}_public_new`),
+    };
+  });
   const out = new Map<string, number>();
   const add = (category: string, n: number) => out.set(category, (out.get(category) ?? 0) + n);
-  const reviewed = await db
-    .select({ category: questions.category, n: sql<number>`count(*)::int` })
-    .from(studyStates)
-    .innerJoin(questions, eq(questions.id, studyStates.questionId))
-    .where(where.reviewed)
-    .groupBy(questions.category);
-  for (const r of reviewed) add(r.category, r.n);
-  const ownNew = await db
-    .select({ category: questions.category, n: sql<number>`count(*)::int` })
-    .from(questions)
-    .where(where.ownNew)
-    .groupBy(questions.category);
-  for (const r of ownNew) add(r.category, r.n);
-  const publicNew = await db
-    .select({ category: questions.category })
-    .from(questions)
-    .where(where.publicNew)
-    .orderBy(...newestFirst)
-    .limit(PUBLIC_NEW_IN_DUE_LIMIT);
-  for (const r of publicNew) add(r.category, 1);
+  for (const r of await queries.reviewed.execute(params)) add(r.category, r.n);
+  for (const r of await queries.ownNew.execute(params)) add(r.category, r.n);
+  for (const r of await queries.publicNew.execute(params)) add(r.category, 1);
   return out;
 }
 

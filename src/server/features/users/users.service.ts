@@ -1,4 +1,4 @@
-import { and, asc, eq, getTableColumns, ne, sql } from "drizzle-orm";
+import { and, asc, eq, ne, sql } from "drizzle-orm";
 import type { TProfileInput, TSettingsInput } from "../../../core/schemas";
 import { invalidateUserSessions } from "../../auth/session";
 import type { Db } from "../../db/client";
@@ -14,7 +14,12 @@ import {
   type UserRow,
 } from "../../db/schema";
 import { AppError } from "../../errors";
-import { toQuestionJson, toStudyDataJson, type QuestionJson } from "../questions/question-json";
+import {
+  questionColumns,
+  toQuestionJson,
+  toStudyDataJson,
+  type QuestionJson,
+} from "../questions/question-json";
 import { toPriteScoreJson } from "../scores/score-json";
 import { loadUserJson } from "./user-json";
 import {
@@ -172,7 +177,6 @@ export async function exportStudyData(db: Db, userId: string, now: Date): Promis
 }
 
 // The generated search column repeats text, options and explanation: never exported.
-const { searchText: _searchText, ...questionColumns } = getTableColumns(questions);
 
 /** The questions the user created (not public ones of others), oldest first, with their own study entry. */
 export async function exportQuestions(db: Db, userId: string): Promise<QuestionJson[]> {
