@@ -171,8 +171,9 @@ function wrk(
   const sockErr = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(text);
   return {
     rps: Number(/Requests\/sec:\s+([\d.]+)/.exec(text)?.[1] ?? 0),
-    p50: ms(/50%\s+(\S+)/.exec(text)?.[1]),
-    p99: ms(/99%\s+(\S+)/.exec(text)?.[1]),
+    // The latency distribution's lines, not the '71.50%' of the stdev column.
+    p50: ms(/^\s+50%\s+(\S+)/m.exec(text)?.[1]),
+    p99: ms(/^\s+99%\s+(\S+)/m.exec(text)?.[1]),
     requests: Number(/(\d+) requests in/.exec(text)?.[1] ?? 0),
     errors: non2xx + (sockErr ? sockErr.slice(1).reduce((a, b) => a + Number(b), 0) : 0),
   };
@@ -311,8 +312,14 @@ async function main() {
     const questionIds = (Array.isArray(ids) ? ids : ids.questions).map((q) => q._id).slice(0, 200);
     const due = `${BASE}/api/questions/due?limit=20`;
     console.log(`user ${user.username}: ${user.due} due reviews, ${user.own} own questions`);
-    wrk(due, token, 10); // warm-up: JIT, pools, PostgreSQL caches
+    // Warm-up on every endpoint measured (JIT, pools, PostgreSQL caches, the heap's working size), so
+    // the RSS taken next is the steady state the load run is compared with.
+    wrk(due, token, 10);
     wrk(`${BASE}/api/health`, token, 5);
+    wrk(`${BASE}/api/questions/due?limit=200`, token, 5);
+    wrk(`${BASE}/trpc/stats.summary?input=${encodeURIComponent("{}")}`, token, 5);
+    wrk(`${BASE}/api/questions/search?text=lithium%20toxicity`, token, 5);
+    wrk(`${BASE}/`, writerToken, 5, answerRateScript(questionIds));
     const rssWarm = rssMb(server.pid!);
     const results: [string, WrkResult][] = [];
     const run = (name: string, url: string, script?: string) => {
@@ -361,7 +368,7 @@ function report(
       .map((l) => l.toFixed(1))
       .join(", ")}`,
     `- Database: PostgreSQL ${pg.stdout.trim() || "?"}, synthetic bank of 1,000 users, 50,000 questions (20% public), 500,000 reviews over 90 days`,
-    `- Load: wrk, 2 threads, ${args.connections} connections, ${seconds} s per row after a 10 s warm-up, on the same 2 cores as the server; authenticated with \`x-auth-token\` as ${user.username} (${user.due} due reviews, ${user.own} own questions)`,
+    `- Load: wrk, 2 threads, ${args.connections} connections, ${seconds} s per row after a warm-up of every endpoint, on the same 2 cores as the server; authenticated with \`x-auth-token\` as ${user.username} (${user.due} due reviews, ${user.own} own questions)`,
     "",
     "| endpoint | requests/s | p50 | p99 | errors | ratio to health |",
     "| --- | --- | --- | --- | --- | --- |",

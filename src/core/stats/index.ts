@@ -43,11 +43,80 @@ export function resolveTimeZone(timeZone: string | null | undefined): string {
 
 /** 'YYYY-MM-DD' of the calendar day `date` falls on in `timeZone` (an invalid zone reads as UTC). */
 export function localDayKey(date: Date, timeZone: string): string {
-  const formatter = dayFormatter(resolveTimeZone(timeZone)) ?? dayFormatter("UTC");
+  const zone = resolveTimeZone(timeZone);
+  const ms = date.getTime();
+  if (!Number.isFinite(ms)) return exactDayKey(date, zone);
+  // A zone's offset changes only at transitions, all on quarter hours: the offset found at both ends
+  // of this quarter hour holds for all of it, and the day is then plain arithmetic. Intl, which costs
+  // microseconds a call, runs twice per quarter hour instead of once per answer (the dashboard reads
+  // thousands).
+  const quarter = Math.floor(ms / QUARTER_HOUR_MS);
+  const offset = quarterOffset(zone, quarter);
+  if (offset === null) return exactDayKey(date, zone);
+  return new Date(ms + offset).toISOString().slice(0, 10);
+}
+
+function exactDayKey(date: Date, zone: string): string {
+  const formatter = dayFormatter(zone) ?? dayFormatter("UTC");
   const parts = formatter!.formatToParts(date);
   const get = (type: Intl.DateTimeFormatPartTypes) =>
     parts.find((p) => p.type === type)?.value ?? "";
   return `${get("year")}-${get("month")}-${get("day")}`;
+}
+
+const QUARTER_HOUR_MS = 15 * 60_000;
+/** Per zone: the offset (ms) of each quarter hour seen, or null when it holds a transition. */
+const quarterOffsets = new Map<string, Map<number, number | null>>();
+const QUARTERS_KEPT = 50_000;
+
+function quarterOffset(zone: string, quarter: number): number | null {
+  let offsets = quarterOffsets.get(zone);
+  if (!offsets) quarterOffsets.set(zone, (offsets = new Map()));
+  const cached = offsets.get(quarter);
+  if (cached !== undefined) return cached;
+  const start = quarter * QUARTER_HOUR_MS;
+  const a = offsetAt(zone, start);
+  const b = offsetAt(zone, start + QUARTER_HOUR_MS - 1000);
+  const offset = a !== null && a === b ? a : null;
+  if (offsets.size >= QUARTERS_KEPT) offsets.clear();
+  offsets.set(quarter, offset);
+  return offset;
+}
+
+const offsetFormatters = new Map<string, Intl.DateTimeFormat>();
+
+/** Local wall time minus UTC at `ms` (whole seconds), or null if the zone cannot be read. */
+function offsetAt(zone: string, ms: number): number | null {
+  let formatter = offsetFormatters.get(zone);
+  if (!formatter) {
+    try {
+      formatter = new Intl.DateTimeFormat("en-US", {
+        timeZone: zone,
+        hourCycle: "h23",
+        year: "numeric",
+        month: "numeric",
+        day: "numeric",
+        hour: "numeric",
+        minute: "numeric",
+        second: "numeric",
+      });
+    } catch {
+      return null;
+    }
+    offsetFormatters.set(zone, formatter);
+  }
+  const fields: Record<string, number> = {};
+  for (const part of formatter.formatToParts(ms)) {
+    if (part.type !== "literal") fields[part.type] = Number(part.value);
+  }
+  const { year, month, day, hour, minute, second } = fields;
+  if (
+    [year, month, day, hour, minute, second].some((v) => v === undefined || !Number.isFinite(v))
+  ) {
+    return null;
+  }
+  const wall = Date.UTC(year!, month! - 1, day!, hour!, minute!, second!);
+  return wall - Math.floor(ms / 1000) * 1000;
 }
 
 /**

@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
   computeSessionStats,
@@ -32,6 +33,47 @@ describe("localDayKey", () => {
     expect(resolveTimeZone("")).toBe("UTC");
     expect(resolveTimeZone(undefined)).toBe("UTC");
     expect(resolveTimeZone(TOKYO)).toBe(TOKYO);
+  });
+
+  it("agrees with Intl for every zone shape: half and quarter hours, 30-minute DST, both hemispheres", () => {
+    const zones = [
+      "America/Los_Angeles",
+      "America/St_Johns", // -3:30 with DST
+      "Asia/Kolkata", // +5:30
+      "Asia/Kathmandu", // +5:45
+      "Australia/Lord_Howe", // +10:30, DST of 30 minutes
+      "Pacific/Chatham", // +12:45 with DST
+      "Europe/London",
+      "Africa/Casablanca", // DST suspended during Ramadan
+      "Pacific/Kiritimati", // +14
+      "UTC",
+    ];
+    const exact = (ms: number, zone: string) =>
+      new Intl.DateTimeFormat("en-CA", {
+        timeZone: zone,
+        year: "numeric",
+        month: "2-digit",
+        day: "2-digit",
+      }).format(ms);
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...zones),
+        // 2015-2035, to the second, and a second either side of every quarter hour too.
+        fc.integer({ min: 1_420_070_400, max: 2_082_758_400 }),
+        fc.constantFrom(-1, 0, 1, 7),
+        (zone, seconds, nudge) => {
+          const ms = (Math.floor(seconds / 900) * 900 + nudge) * 1000;
+          expect(localDayKey(new Date(ms), zone)).toBe(exact(ms, zone));
+        },
+      ),
+      { numRuns: 5_000 },
+    );
+    // Every minute around a transition: Lord Howe leaves DST at 02:00 local on 6 April 2025.
+    for (let ms = Date.UTC(2025, 3, 5, 13, 0); ms < Date.UTC(2025, 3, 5, 17, 0); ms += 60_000) {
+      expect(localDayKey(new Date(ms), "Australia/Lord_Howe")).toBe(
+        exact(ms, "Australia/Lord_Howe"),
+      );
+    }
   });
 
   it("turns the day at local midnight on both sides of a DST change", () => {

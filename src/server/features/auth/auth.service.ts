@@ -1,5 +1,6 @@
 import { eq, sql } from "drizzle-orm";
 import type { TLoginInput, TRegisterInput } from "../../../core/schemas";
+import { isValidTimeZone } from "../../../core/stats";
 import { burnPasswordCheck, hashPassword, verifyPassword } from "../../auth/password";
 import { createSession, invalidateSession, invalidateUserSessions } from "../../auth/session";
 import {
@@ -19,14 +20,9 @@ export const EMAIL_TAKEN = "An account with this email already exists";
 // Any constant works: it only serialises first sign-ups so exactly one becomes admin.
 const FIRST_ADMIN_LOCK = 70_111_001;
 
+/** The zone when this runtime knows it (formatters cached per zone: every dashboard view asks). */
 export function validTimeZone(tz: string | null | undefined): string | null {
-  if (!tz) return null;
-  try {
-    new Intl.DateTimeFormat("en-US", { timeZone: tz });
-    return tz;
-  } catch {
-    return null;
-  }
+  return tz && isValidTimeZone(tz) ? tz : null;
 }
 
 export async function registerUser(
