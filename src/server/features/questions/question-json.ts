@@ -1,5 +1,11 @@
-import { and, eq, getTableColumns, or, type SQL } from "drizzle-orm";
-import { questions, type QuestionRow, type StudyStateRow } from "../../db/schema";
+import { and, eq, getTableColumns, or, sql, type SQL, type SQLWrapper } from "drizzle-orm";
+import {
+  questions,
+  studyStates,
+  users,
+  type QuestionRow,
+  type StudyStateRow,
+} from "../../db/schema";
 
 /** The caller's own study entry (DESIGN §7: never other users' progress). */
 export interface StudyDataJson {
@@ -94,6 +100,44 @@ export function toQuestionJson(
     updatedAt: row.updatedAt.toISOString(),
     studyData: opts.studyState ? [toStudyDataJson(opts.studyState)] : [],
   };
+}
+
+/** An ISO time as `Date.prototype.toISOString` writes it, from a timestamptz column. */
+const isoTime = (column: SQL | unknown) =>
+  sql`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+/**
+ * `toQuestionJson` built by PostgreSQL, for the due list (issue 8): the page arrives as ready JSON, with
+ * no row mapping in Node. Reads `questions`, the creator as `users` and — `withState` — the viewer's
+ * state as `study_states` (null when the viewer has none) from the query it is used in; without it the
+ * question has no state (a never-studied one). Held equal to `toQuestionJson` by question-json.test.ts.
+ */
+export function questionJsonSql(
+  viewer: SQL | SQLWrapper,
+  opts: { withState: boolean } = { withState: true },
+): SQL<QuestionJson> {
+  const studyData = opts.withState
+    ? sql`case when ${studyStates.userId} is null then '[]'::json else json_build_array(json_build_object(
+      'user', ${studyStates.userId}, 'easeFactor', ${studyStates.easeFactor},
+      'interval', ${studyStates.intervalDays}, 'repetitions', ${studyStates.repetitions},
+      'lapses', ${studyStates.lapses},
+      'nextReview', ${isoTime(studyStates.dueAt)}, 'lastReviewed', ${isoTime(studyStates.lastReviewedAt)}
+    )) end`
+    : sql`'[]'::json`;
+  return sql<QuestionJson>`json_build_object(
+    '_id', ${questions.id}, 'creator', ${questions.creatorId},
+    'contributor', case when ${questions.creatorId} = ${viewer} or ${users.publicProfile}
+      then ${users.username} else 'Anonymous' end,
+    'text', ${questions.text}, 'options', ${questions.options},
+    'correctAnswer', ${questions.correctAnswer}, 'correctAnswers', to_json(${questions.correctAnswers}),
+    'numCorrectAnswers', ${questions.numCorrectAnswers}, 'questionType', ${questions.questionType},
+    'instructions', ${questions.instructions}, 'explanation', ${questions.explanation},
+    'generatedExplanation', ${questions.generatedExplanation}, 'category', ${questions.category},
+    'part', ${questions.part}, 'year', ${questions.year}, 'number', ${questions.number},
+    'isPublic', ${questions.isPublic},
+    'createdAt', ${isoTime(questions.createdAt)}, 'updatedAt', ${isoTime(questions.updatedAt)},
+    'studyData', ${studyData}
+  )`;
 }
 
 /** The one rule of who sees a question: its creator, or everyone when it is public. */

@@ -16,12 +16,7 @@ import {
 } from "../../db/schema";
 import { badRequest, notFound } from "../../errors";
 import { validTimeZone } from "../auth/auth.service";
-import {
-  questionColumns,
-  type CreatorInfo,
-  type QuestionJson,
-  type StoredQuestion,
-} from "../questions/question-json";
+import { questionJsonSql, type QuestionJson } from "../questions/question-json";
 import { questionJsonFor, requireVisibleQuestion } from "./question-access";
 
 export const STUDY_SESSION_NOT_FOUND = "Study session not found";
@@ -192,10 +187,8 @@ function reviewedPageQuery(db: Db, withCategory: boolean) {
       return (
         d
           .select({
-            q: questions,
-            s: studyStates,
-            creatorName: users.username,
-            creatorPublic: users.publicProfile,
+            // Built by PostgreSQL: the page is the hottest read, and Node then maps no rows (issue 8).
+            json: questionJsonSql(ph.userId),
             reviewedCount: sql<number>`(${counts.reviewed})`,
             ownNewCount: sql<number>`(${counts.ownNew})`,
             publicNewCount: sql<number>`(${counts.publicNew})`,
@@ -218,11 +211,7 @@ function reviewedPageQuery(db: Db, withCategory: boolean) {
 function newQuestionsPageQuery(db: Db, segment: "ownNew" | "publicNew", withCategory: boolean) {
   return prepared(db, `due_${segment}_page${withCategory ? "_category" : ""}`, (d, name) =>
     d
-      .select({
-        q: questionColumns,
-        creatorName: users.username,
-        creatorPublic: users.publicProfile,
-      })
+      .select({ json: questionJsonSql(ph.userId, { withState: false }) })
       .from(questions)
       .innerJoin(users, eq(users.id, questions.creatorId))
       .where(poolSegments(d, withCategory)[segment])
@@ -257,24 +246,14 @@ export async function listDueQuestions(
   db: Db,
   opts: { userId: string; now: Date; category?: string; limit?: number; offset?: number },
 ): Promise<DuePage> {
-  const { userId } = opts;
   const limit = Math.min(Math.max(1, opts.limit ?? DUE_PAGE.DEFAULT), DUE_PAGE.MAX);
   const offset = Math.max(0, opts.offset ?? 0);
   const withCategory = narrows(opts.category);
   const params = dueParams({ ...opts, limit, offset });
 
-  const rows: StoredQuestion[] = [];
-  const states = new Map<string, StudyStateRow>();
-  const creators = new Map<string, CreatorInfo>();
+  const page: QuestionJson[] = [];
   const found = await reviewedPageQuery(db, withCategory).execute(params);
-  for (const { q, s, creatorName, creatorPublic } of found) {
-    rows.push(q);
-    states.set(q.id, s);
-    creators.set(q.creatorId, {
-      username: creatorName,
-      publicProfile: creatorPublic,
-    });
-  }
+  for (const row of found) page.push(row.json);
   const first = found[0];
   const counts = first
     ? {
@@ -295,19 +274,15 @@ export async function listDueQuestions(
     [publicSlice, "publicNew"],
   ] as const) {
     if (!slice) continue;
-    const page = await newQuestionsPageQuery(db, segment, withCategory).execute({
+    const rows = await newQuestionsPageQuery(db, segment, withCategory).execute({
       ...params,
       limit: slice.limit,
       offset: slice.offset,
     });
-    for (const { q, creatorName, creatorPublic } of page) {
-      rows.push(q);
-      creators.set(q.creatorId, { username: creatorName, publicProfile: creatorPublic });
-    }
+    for (const row of rows) page.push(row.json);
   }
   return {
-    // New questions have no study state by definition: `states` holds every state of the page.
-    questions: await questionJsonFor(db, userId, rows, states, creators),
+    questions: page,
     total: counts.reviewed + counts.ownNew + counts.publicNew,
     limit,
     offset,

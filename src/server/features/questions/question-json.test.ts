@@ -1,0 +1,123 @@
+/**
+ * The due list's JSON is built by PostgreSQL (`questionJsonSql`); every other read builds it in Node
+ * (`toQuestionJson`). Both must give the same question JSON, field for field, for every shape of row.
+ */
+import { and, eq, sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { questions, studyStates, users } from "../../db/schema";
+import { createHarness, type Harness } from "../../test/harness";
+import { questionColumns, questionJsonSql, toQuestionJson } from "./question-json";
+
+let h: Harness;
+beforeAll(async () => {
+  h = await createHarness();
+});
+afterAll(async () => {
+  await h.close();
+});
+
+describe("questionJsonSql", () => {
+  it("equals toQuestionJson for own, shared, anonymous, studied and never-studied questions", async () => {
+    const viewer = await h.user();
+    const sharing = await h.user();
+    const hidden = await h.user();
+    await h.db.db.update(users).set({ publicProfile: true }).where(eq(users.id, sharing.user.id));
+    const inserted = await h.db.db
+      .insert(questions)
+      .values([
+        {
+          creatorId: viewer.user.id,
+          text: 'Own question with "quotes", a backslash \\ and a new\nline — ünïcödé',
+          options: { A: "Lithium", B: "Valproate", C: "émoji 💊", D: "</script>" },
+          correctAnswer: "A",
+          correctAnswers: ["A"],
+          part: "1",
+          year: 2024,
+          number: 7,
+          explanation: "Because\n\nof renal clearance.",
+          category: "Psychopharmacology",
+          createdAt: new Date("2025-03-01T12:34:56.789Z"),
+          updatedAt: new Date("2025-03-02T00:00:00.001Z"),
+        },
+        {
+          creatorId: sharing.user.id,
+          text: "Select the THREE correct answers.",
+          options: Object.fromEntries([..."ABCDEFGHIJKLMNO"].map((l) => [l, `Option ${l}`])),
+          correctAnswer: "",
+          correctAnswers: ["B", "D", "O"],
+          numCorrectAnswers: 3,
+          questionType: "multipleCorrect",
+          instructions: "Select the THREE correct answers.",
+          part: "2",
+          year: 2021,
+          number: null,
+          isPublic: true,
+          generatedExplanation: "Saved AI text",
+        },
+        {
+          creatorId: hidden.user.id,
+          text: "A public question of a user whose profile is private",
+          options: { A: "a", B: "b" },
+          correctAnswer: "B",
+          correctAnswers: ["B"],
+          part: "1",
+          year: 2020,
+          isPublic: true,
+          category: "",
+        },
+      ])
+      .returning({ id: questions.id });
+    // Studied: one with every date, one never scheduled (no due date), one not at all.
+    await h.db.db.insert(studyStates).values([
+      {
+        userId: viewer.user.id,
+        questionId: inserted[0]!.id,
+        easeFactor: 2.36,
+        intervalDays: 6,
+        repetitions: 2,
+        lapses: 1,
+        dueAt: new Date("2025-03-08T06:07:08.009Z"),
+        lastReviewedAt: new Date("2025-03-02T06:07:08.123Z"),
+      },
+      {
+        userId: viewer.user.id,
+        questionId: inserted[1]!.id,
+        easeFactor: 1.3000000000000003,
+        dueAt: null,
+        lastReviewedAt: null,
+      },
+      // Another user's state must never show.
+      { userId: sharing.user.id, questionId: inserted[0]!.id, easeFactor: 2.6 },
+    ]);
+
+    const viewerId = viewer.user.id;
+    const rows = await h.db.db
+      .select({
+        q: questionColumns,
+        s: studyStates,
+        creatorName: users.username,
+        creatorPublic: users.publicProfile,
+        json: questionJsonSql(sql`${viewerId}::uuid`),
+      })
+      .from(questions)
+      .innerJoin(users, eq(users.id, questions.creatorId))
+      .leftJoin(
+        studyStates,
+        and(eq(studyStates.questionId, questions.id), eq(studyStates.userId, viewerId)),
+      );
+    expect(rows).toHaveLength(3);
+    for (const row of rows) {
+      expect(row.json).toEqual(
+        toQuestionJson(row.q, {
+          viewerId,
+          creator: { username: row.creatorName, publicProfile: row.creatorPublic },
+          studyState: row.s,
+        }),
+      );
+    }
+    const byId = new Map(rows.map((r) => [r.q.id, r.json]));
+    expect(byId.get(inserted[1]!.id)!.contributor).toBe(sharing.user.username);
+    expect(byId.get(inserted[2]!.id)!.contributor).toBe("Anonymous");
+    expect(byId.get(inserted[2]!.id)!.studyData).toEqual([]);
+  });
+});
