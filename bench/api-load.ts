@@ -120,6 +120,21 @@ function startServer(): Promise<ChildProcess> {
   });
 }
 
+function medianOf(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? NaN;
+}
+
+/** RSS as the median of five readings a second apart: one reading may sit on a GC peak. */
+async function settledRssMb(pid: number): Promise<number> {
+  const readings: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    readings.push(rssMb(pid));
+    await new Promise((r) => setTimeout(r, 1000));
+  }
+  return medianOf(readings);
+}
+
 function rssMb(pid: number): number {
   const status = fs.readFileSync(`/proc/${pid}/status`, "utf8");
   const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
@@ -262,8 +277,12 @@ async function soak(token: string, seconds: number) {
     });
     clearInterval(timer);
     samples.push({ t: Math.round((Date.now() - started) / 1000), rss: rssMb(server.pid!) });
-    const first = samples[1]?.rss ?? samples[0]!.rss;
-    const last = samples[samples.length - 1]!.rss;
+    // RSS saws up and down with each garbage collection: compare the median of the first and last
+    // thirds of the run (samples taken under load), not two single readings.
+    const during = samples.filter((x) => x.t > 0 && x.t < seconds);
+    const third = Math.max(1, Math.floor(during.length / 3));
+    const first = medianOf(during.slice(0, third).map((x) => x.rss));
+    const last = medianOf(during.slice(-third).map((x) => x.rss));
     const cpu = os.cpus();
     const lines = [
       "",
@@ -273,7 +292,7 @@ async function soak(token: string, seconds: number) {
       `- Mixed reads (due page ×2, search, dashboard stats, health), wrk 2 threads, ${args.connections} connections, ${seconds} s`,
       `- **${result.requests} requests, ${result.rps.toFixed(0)} req/s, p99 ${result.p99.toFixed(1)} ms, errors ${result.errors} (goal 0)**`,
       `- RSS samples (s → MB): ${samples.map((x) => `${x.t}→${x.rss.toFixed(0)}`).join(", ")}`,
-      `- **RSS after 30 s ${first.toFixed(0)} MB, at the end ${last.toFixed(0)} MB (${(((last - first) / first) * 100).toFixed(0)}%; goal flat, within 20%)**`,
+      `- **RSS median over the first third of the run ${first.toFixed(0)} MB, over the last third ${last.toFixed(0)} MB (${(((last - first) / first) * 100).toFixed(0)}%; goal flat, within 20%)**`,
     ];
     record(lines);
   } finally {
@@ -320,7 +339,7 @@ async function main() {
     wrk(`${BASE}/trpc/stats.summary?input=${encodeURIComponent("{}")}`, token, 5);
     wrk(`${BASE}/api/questions/search?text=lithium%20toxicity`, token, 5);
     wrk(`${BASE}/`, writerToken, 5, answerRateScript(questionIds));
-    const rssWarm = rssMb(server.pid!);
+    const rssWarm = await settledRssMb(server.pid!);
     const results: [string, WrkResult][] = [];
     const run = (name: string, url: string, script?: string) => {
       const r = wrk(url, token, seconds, script);
@@ -342,7 +361,7 @@ async function main() {
     );
     const writes = wrk(`${BASE}/`, writerToken, seconds, answerRateScript(questionIds));
     results.push(["tRPC study.answer + study.rate (another user)", writes]);
-    const rssAfter = rssMb(server.pid!);
+    const rssAfter = await settledRssMb(server.pid!);
     report(user, results, rssWarm, rssAfter, seconds);
   } finally {
     server.kill("SIGTERM");
