@@ -4,7 +4,7 @@
  * Dashboard and Study, against the built server with a fresh embedded database and the demo bank.
  * Goals: Performance ≥ 95, CLS ≤ 0.1, TBT ≤ 200 ms. Appends to bench/RESULTS.md.
  *
- *   npx tsx bench/lighthouse.ts
+ *   npx tsx bench/lighthouse.ts [--no-record]
  *
  * Lighthouse is not a project dependency (it is large and only this script uses it): set
  * LIGHTHOUSE_BIN to an installed `lighthouse` binary, or the script runs `npx --yes lighthouse@12.8.2`.
@@ -58,6 +58,8 @@ function lighthouse(url: string, cookie: string | null, out: string): Score {
   };
 }
 
+const noRecord = process.argv.includes("--no-record");
+
 async function main() {
   spawnSync("npm", ["run", "build"], { cwd: ROOT, stdio: "ignore" });
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "prite-lh-"));
@@ -101,12 +103,14 @@ async function main() {
       body: JSON.stringify({ questions: DEMO_BANK.map((q) => ({ ...q, year: 2024 })) }),
     });
     const cookie = `prite_session=${token}`;
-    const out = path.join(dataDir, "report.json");
+    // Reports stay in the system's temporary folder for the diagnostics behind each score.
+    const reports = fs.mkdtempSync(path.join(os.tmpdir(), "prite-lh-reports-"));
     const scores = [
-      lighthouse(`${BASE}/login`, null, out),
-      lighthouse(`${BASE}/`, cookie, out),
-      lighthouse(`${BASE}/study`, cookie, out),
+      lighthouse(`${BASE}/login`, null, path.join(reports, "login.json")),
+      lighthouse(`${BASE}/`, cookie, path.join(reports, "dashboard.json")),
+      lighthouse(`${BASE}/study`, cookie, path.join(reports, "study.json")),
     ];
+    console.log(`reports in ${reports}`);
     const cpu = os.cpus();
     const lines = [
       "",
@@ -121,7 +125,7 @@ async function main() {
           `| ${s.page} | ${s.performance} | ${(s.lcpMs / 1000).toFixed(2)} s | ${(s.fcpMs / 1000).toFixed(2)} s | ${s.tbtMs.toFixed(0)} ms | ${s.cls.toFixed(3)} | ${s.performance >= 95 && s.cls <= 0.1 && s.tbtMs <= 200 ? "yes" : "no"} |`,
       ),
     ];
-    fs.appendFileSync(path.join(ROOT, "bench", "RESULTS.md"), lines.join("\n") + "\n");
+    if (!noRecord) fs.appendFileSync(path.join(ROOT, "bench", "RESULTS.md"), lines.join("\n") + "\n");
     console.log(lines.join("\n"));
   } finally {
     server.kill("SIGTERM");

@@ -3,6 +3,20 @@ import { STREAK_MAX_BARS } from "@/core/constants";
 import { Progress } from "@/web/components/ui/progress";
 import { cn } from "@/web/lib/utils";
 
+// One height for both states and the placeholder, so the banner arriving moves nothing below it.
+const BANNER_BOX = "flex min-h-16 items-center gap-3 rounded-lg border p-4";
+
+/** The banner's box while the streak loads (layout shift, issue 8). */
+export function StreakPlaceholder() {
+  return (
+    <div
+      className={cn(BANNER_BOX, "bg-card")}
+      aria-hidden="true"
+      data-testid="streak-placeholder"
+    />
+  );
+}
+
 /** SPEC §2: at most 5 bars and 'N-day study streak', or the invitation to start one. */
 export function StreakBanner({
   streakDays,
@@ -13,10 +27,7 @@ export function StreakBanner({
 }) {
   if (streakDays <= 0) {
     return (
-      <div
-        className={cn("flex items-center gap-3 rounded-lg border bg-card p-4", className)}
-        data-testid="streak"
-      >
+      <div className={cn(BANNER_BOX, "bg-card", className)} data-testid="streak">
         <Flame className="size-5 text-muted-foreground" aria-hidden="true" />
         <p className="text-sm">Start studying today to build your streak!</p>
       </div>
@@ -26,7 +37,8 @@ export function StreakBanner({
   return (
     <div
       className={cn(
-        "flex items-center gap-3 rounded-lg border border-warning/30 bg-warning-soft p-4 text-warning-soft-foreground",
+        BANNER_BOX,
+        "border-warning/30 bg-warning-soft text-warning-soft-foreground",
         className,
       )}
       data-testid="streak"

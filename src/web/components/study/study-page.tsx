@@ -2,7 +2,7 @@ import { Link } from "@tanstack/react-router";
 import { BookOpen, RotateCcw } from "lucide-react";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { DIFFICULTY_LABELS, type Difficulty } from "@/core/constants";
-import { StreakBanner } from "@/web/components/dashboard/streak";
+import { StreakBanner, StreakPlaceholder } from "@/web/components/dashboard/streak";
 import {
   ExplanationPanel,
   initialExplanation,
@@ -403,14 +403,17 @@ function IdleView({
 }) {
   return (
     <div className="space-y-4" data-testid="study-idle">
-      {summary && <StreakBanner streakDays={summary.streakDays} />}
+      {summary ? <StreakBanner streakDays={summary.streakDays} /> : <StreakPlaceholder />}
       <Card>
         <CardHeader>
           <CardTitle>Today&apos;s Study Overview</CardTitle>
         </CardHeader>
         <CardContent className="space-y-4">
           {loading || !summary ? (
-            <Spinner label="Loading..." showLabel />
+            // As tall as the figures that replace it.
+            <div className="flex min-h-[74px] items-center justify-center">
+              <Spinner label="Loading..." showLabel />
+            </div>
           ) : (
             <dl className="grid grid-cols-2 gap-2 text-center">
               <div className="rounded-md border p-3">
