@@ -125,7 +125,8 @@ async function main() {
           `| ${s.page} | ${s.performance} | ${(s.lcpMs / 1000).toFixed(2)} s | ${(s.fcpMs / 1000).toFixed(2)} s | ${s.tbtMs.toFixed(0)} ms | ${s.cls.toFixed(3)} | ${s.performance >= 95 && s.cls <= 0.1 && s.tbtMs <= 200 ? "yes" : "no"} |`,
       ),
     ];
-    if (!noRecord) fs.appendFileSync(path.join(ROOT, "bench", "RESULTS.md"), lines.join("\n") + "\n");
+    if (!noRecord)
+      fs.appendFileSync(path.join(ROOT, "bench", "RESULTS.md"), lines.join("\n") + "\n");
     console.log(lines.join("\n"));
   } finally {
     server.kill("SIGTERM");
