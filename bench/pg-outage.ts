@@ -156,7 +156,18 @@ async function main() {
   await check.end();
   const stored = new Set(rows.map((r) => r.id));
   const lost = [...acknowledged].filter((id) => !stored.has(id)).length;
+  // After the outage the server must still stop on SIGTERM (it once hung there: src/server/shutdown.ts).
+  const stopStarted = Date.now();
+  const exited = new Promise<number | null>((resolve) =>
+    server.once("exit", (code) => resolve(code)),
+  );
   server.kill("SIGTERM");
+  const exitCode = await Promise.race([
+    exited,
+    new Promise<"running">((r) => setTimeout(() => r("running"), 30_000)),
+  ]);
+  const stopSeconds = (Date.now() - stopStarted) / 1000;
+  if (exitCode === "running") server.kill("SIGKILL");
 
   const statusLine = [...statuses]
     .sort()
@@ -181,6 +192,9 @@ async function main() {
     `- **While PostgreSQL was away: ${during503} answers 503, ${duringOther} other failures (goal: 503 only); answers 500 over the whole run: ${errors500} (goal 0)**`,
     `- **First success ${recoverySeconds.toFixed(2)} s after PostgreSQL was back (goal ≤ 5 s)**`,
     `- **Acknowledged writes: ${acknowledged.size}; found afterwards: ${acknowledged.size - lost}; lost: ${lost} (goal 0)**; rows in the table: ${stored.size}`,
+    exitCode === "running"
+      ? `- **SIGTERM afterwards: the server was still running after 30 s (killed)**`
+      : `- SIGTERM afterwards: the server exited with code ${exitCode} after ${stopSeconds.toFixed(1)} s`,
   ];
   fs.appendFileSync(path.join(ROOT, "bench", "RESULTS.md"), lines.join("\n") + "\n");
   console.log(lines.join("\n"));

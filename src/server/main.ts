@@ -5,6 +5,7 @@ import { buildApp, serverLoggerOptions } from "./app";
 import { createDb, DataDirLockedError } from "./db/client";
 import { runMigrations } from "./db/migrate";
 import { loadEnv, projectRoot } from "./env";
+import { closeInSteps } from "./shutdown";
 
 async function main(): Promise<void> {
   let env;
@@ -53,21 +54,15 @@ async function main(): Promise<void> {
     if (closing) return;
     closing = true;
     logger.info({ signal }, "shutting down");
-    let code = 0;
-    try {
-      // Stops accepting connections and waits for the requests in flight, then closes the database
-      // (which releases the embedded database's lock).
-      await app.close();
-    } catch (err) {
-      logger.error({ err }, "closing the HTTP server failed");
-      code = 1;
-    }
-    try {
-      await handle.close();
-    } catch (err) {
-      logger.error({ err }, "closing the database failed");
-      code = 1;
-    }
+    // Stops accepting connections and waits for the requests in flight, then closes the database
+    // (which releases the embedded database's lock); neither may hold the process forever.
+    const code = await closeInSteps(
+      [
+        { name: "the HTTP server", budgetMs: 10_000, close: () => app.close() },
+        { name: "the database", budgetMs: 10_000, close: () => handle.close() },
+      ],
+      logger,
+    );
     process.exit(code);
   };
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
