@@ -25,6 +25,7 @@ import {
   questionColumns,
   toQuestionJson,
   visibleTo,
+  type CreatorInfo,
   type QuestionJson,
   type StoredQuestion,
 } from "./question-json";
@@ -290,13 +291,18 @@ function checkYear(year: number, now: Date, prefix = ""): void {
   if (error) throw badRequest(prefix + error);
 }
 
-/** 'Public Profile' decides whether a new question is public when the client does not say. */
-async function defaultIsPublic(db: Db, userId: string): Promise<boolean> {
+/** The creator as question JSON names them; 'Public Profile' also decides a new question's default. */
+async function creatorInfo(db: Db, userId: string): Promise<CreatorInfo | null> {
   const [row] = await db
-    .select({ publicProfile: users.publicProfile })
+    .select({ username: users.username, publicProfile: users.publicProfile })
     .from(users)
     .where(eq(users.id, userId));
-  return row?.publicProfile ?? false;
+  return row ?? null;
+}
+
+/** 'Public Profile' decides whether a new question is public when the client does not say. */
+async function defaultIsPublic(db: Db, userId: string): Promise<boolean> {
+  return (await creatorInfo(db, userId))?.publicProfile ?? false;
 }
 
 function storedFields(input: TQuestionInput) {
@@ -323,12 +329,15 @@ export async function createQuestion(
   now: Date,
 ): Promise<QuestionJson> {
   checkYear(input.year, now);
-  const isPublic = input.isPublic ?? (await defaultIsPublic(db, userId));
+  const creator = await creatorInfo(db, userId);
+  const isPublic = input.isPublic ?? creator?.publicProfile ?? false;
+  // The answer is built from the inserted row: no statement follows the insert, so a failure after it
+  // (PostgreSQL going away) cannot report a saved question as not saved (bench/pg-outage.ts).
   const [row] = await db
     .insert(questions)
     .values({ ...storedFields(input), creatorId: userId, isPublic, createdAt: now, updatedAt: now })
-    .returning({ id: questions.id });
-  return getQuestion(db, userId, row!.id);
+    .returning(questionColumns);
+  return toQuestionJson(row!, { viewerId: userId, creator, studyState: null });
 }
 
 function toPayload(row: StoredQuestion): TQuestionInputPayload {
