@@ -1,8 +1,8 @@
 /**
- * Graceful shutdown with a bound on every step. After PostgreSQL restarts, postgres.js can leave a
- * request or a connection that never settles (porsager/postgres#1097, #1186, #1195), and closing the HTTP
- * server or the pool then waits for it forever: SIGTERM hung the process until it was killed (found by
- * bench/pg-outage.ts). Each step now gets a budget; one that overruns is logged and the next still runs.
+ * Graceful shutdown with a bound on every step. After PostgreSQL restarted under load, SIGTERM twice left
+ * the process running for good (bench/pg-outage.ts): closing the HTTP server or the postgres.js pool
+ * waited on something that never settled (postgres.js has open reports of such hangs, e.g.
+ * porsager/postgres#1097). Each step now gets a budget; one that overruns is logged and the next still runs.
  */
 export interface ShutdownStep {
   name: string;
