@@ -38,14 +38,6 @@ async function resident(): Promise<{ user: TestUser; api: Api }> {
   return { user, api: apiFromCaller(user.caller) };
 }
 
-async function countOwn(userId: string): Promise<number> {
-  const [row] = await h.db.db
-    .select({ n: count() })
-    .from(questions)
-    .where(eq(questions.creatorId, userId));
-  return Number(row?.n ?? 0);
-}
-
 const opts = (extra: ImportOptions = {}): ImportOptions => ({ part: "1", year: "2024", ...extra });
 
 describe("prite import: the real fixtures", () => {
@@ -54,7 +46,7 @@ describe("prite import: the real fixtures", () => {
     const summary = await runImport(api, [MMLU], opts());
     expect(summary).toMatchObject({ total: 5, duplicates: 0, merged: 0, imported: 5, skipped: 0 });
     expect(summary.errors).toEqual([]);
-    expect(await countOwn(user.user.id)).toBe(5);
+    expect(await h.questionsCreatedBy(user.user.id)).toBe(5);
   });
 
   it("mir_medmcqa_style_test-en.csv imports its 508 questions, every one with its answer", async () => {
@@ -78,7 +70,7 @@ describe("prite import: the real fixtures", () => {
         warnings: 0,
       },
     ]);
-    expect(await countOwn(user.user.id)).toBe(508);
+    expect(await h.questionsCreatedBy(user.user.id)).toBe(508);
     const [answered] = await h.db.db
       .select({ n: count() })
       .from(questions)
@@ -99,7 +91,7 @@ describe("prite import: the real fixtures", () => {
       },
     ]);
     expect(summary).toMatchObject({ total: 3, imported: 3, errors: [], warnings: [] });
-    expect(await countOwn(user.user.id)).toBe(3);
+    expect(await h.questionsCreatedBy(user.user.id)).toBe(3);
   });
 
   it("quizserver_multisheet_data.xlsx --sheet 'Cyber Security': 7 imported, rows 6-8 as warnings", async () => {
@@ -126,7 +118,7 @@ describe("prite import: the real fixtures", () => {
     expect(text).toContain(
       `Warnings: 3\n  ${file} row 6: the answer '1, 2, 3, 2' names several options; the question was imported without an answer`,
     );
-    expect(await countOwn(user.user.id)).toBe(7);
+    expect(await h.questionsCreatedBy(user.user.id)).toBe(7);
     const rows = await h.db.db
       .select({ answer: questions.correctAnswer })
       .from(questions)
@@ -147,7 +139,7 @@ describe("prite import: the real fixtures", () => {
       },
     ]);
     expect(summary.imported).toBe(10);
-    expect(await countOwn(user.user.id)).toBe(10);
+    expect(await h.questionsCreatedBy(user.user.id)).toBe(10);
   });
 
   it.each([
@@ -158,14 +150,14 @@ describe("prite import: the real fixtures", () => {
     const { user, api } = await resident();
     const summary = await runImport(api, [MULTI], opts({ sheet }));
     expect(summary.imported).toBe(n);
-    expect(await countOwn(user.user.id)).toBe(n);
+    expect(await h.questionsCreatedBy(user.user.id)).toBe(n);
   });
 
   it("several files go in one commit", async () => {
     const { user, api } = await resident();
     const summary = await runImport(api, [MMLU, GISELLE], opts());
     expect(summary).toMatchObject({ total: 15, imported: 15 });
-    expect(await countOwn(user.user.id)).toBe(15);
+    expect(await h.questionsCreatedBy(user.user.id)).toBe(15);
   });
 });
 
@@ -177,23 +169,23 @@ describe("prite import: duplicates on a re-import", () => {
   });
 
   it("--dry-run writes nothing and says what would happen", async () => {
-    const before = await countOwn(owner.user.user.id);
+    const before = await h.questionsCreatedBy(owner.user.user.id);
     const summary = await runImport(owner.api, [MMLU, GISELLE], opts({ dryRun: true }));
     expect(summary).toMatchObject({ dryRun: true, total: 15, duplicates: 5, imported: 10 });
-    expect(await countOwn(owner.user.user.id)).toBe(before);
+    expect(await h.questionsCreatedBy(owner.user.user.id)).toBe(before);
     expect(formatImportSummary(summary)).toContain("Dry run, nothing saved.");
   });
 
   it("skip (the default) adds nothing", async () => {
     const summary = await runImport(owner.api, [MMLU], opts());
     expect(summary).toMatchObject({ total: 5, duplicates: 5, merged: 0, imported: 0, skipped: 5 });
-    expect(await countOwn(owner.user.user.id)).toBe(5);
+    expect(await h.questionsCreatedBy(owner.user.user.id)).toBe(5);
   });
 
   it("newer merges into the caller's own questions", async () => {
     const summary = await runImport(owner.api, [MMLU], opts({ onDuplicate: "newer" }));
     expect(summary).toMatchObject({ duplicates: 5, merged: 5, imported: 0, skipped: 0 });
-    expect(await countOwn(owner.user.user.id)).toBe(5);
+    expect(await h.questionsCreatedBy(owner.user.user.id)).toBe(5);
   });
 
   it("metadata merges too", async () => {
@@ -203,13 +195,13 @@ describe("prite import: duplicates on a re-import", () => {
       opts({ onDuplicate: "metadata", year: "2025" }),
     );
     expect(summary).toMatchObject({ duplicates: 5, merged: 5, imported: 0 });
-    expect(await countOwn(owner.user.user.id)).toBe(5);
+    expect(await h.questionsCreatedBy(owner.user.user.id)).toBe(5);
   });
 
   it("keep-both adds a second copy of each", async () => {
     const summary = await runImport(owner.api, [MMLU], opts({ onDuplicate: "keep-both" }));
     expect(summary).toMatchObject({ duplicates: 5, merged: 0, imported: 5, skipped: 0 });
-    expect(await countOwn(owner.user.user.id)).toBe(10);
+    expect(await h.questionsCreatedBy(owner.user.user.id)).toBe(10);
   });
 
   it("another user's public questions are never merged: newer skips them, keep-both adds", async () => {
@@ -219,11 +211,11 @@ describe("prite import: duplicates on a re-import", () => {
     const merged = await runImport(other.api, [GISELLE], opts({ onDuplicate: "newer" }));
     expect(merged).toMatchObject({ duplicates: 10, merged: 0, skipped: 10, notMergeable: 10 });
     expect(formatImportSummary(merged)).toContain("another user's question");
-    expect(await countOwn(other.user.user.id)).toBe(0);
+    expect(await h.questionsCreatedBy(other.user.user.id)).toBe(0);
     const kept = await runImport(other.api, [GISELLE], opts({ onDuplicate: "keep-both" }));
     expect(kept).toMatchObject({ duplicates: 10, imported: 10 });
-    expect(await countOwn(other.user.user.id)).toBe(10);
-    expect(await countOwn(sharer.user.user.id)).toBe(10);
+    expect(await h.questionsCreatedBy(other.user.user.id)).toBe(10);
+    expect(await h.questionsCreatedBy(sharer.user.user.id)).toBe(10);
   });
 });
 
@@ -339,7 +331,7 @@ describe("prite import: all or nothing", () => {
       fs.writeFileSync(file, ["Question,A,B,C,Answer", ...rows].join("\n"));
       const { user, api } = await resident();
       await expect(runImport(api, [MMLU, file], opts())).rejects.toThrow();
-      expect(await countOwn(user.user.id)).toBe(0);
+      expect(await h.questionsCreatedBy(user.user.id)).toBe(0);
     } finally {
       await h.db.db.execute(sql`drop trigger if exists cli_test_boom on questions`);
       await h.db.db.execute(sql`drop function if exists cli_test_boom()`);

@@ -21,14 +21,6 @@ afterAll(async () => {
   await h.close();
 });
 
-async function countOwn(userId: string): Promise<number> {
-  const [row] = await h.db.db
-    .select({ n: count() })
-    .from(questions)
-    .where(eq(questions.creatorId, userId));
-  return Number(row?.n ?? 0);
-}
-
 const flags = { users: "1000", questions: "50000", reviews: "500000", public: "0.2" };
 
 describe("prite seed --demo", () => {
@@ -58,14 +50,14 @@ describe("prite seed --demo", () => {
     expect(formatDemoSeed(again, chief.user.username)).toBe(
       "The 12 demo questions are already there: nothing added.",
     );
-    expect(await countOwn(chief.user.id)).toBe(12);
+    expect(await h.questionsCreatedBy(chief.user.id)).toBe(12);
   });
 
   it("another user sees the public demo bank already, so no second copy is made", async () => {
     const resident = await h.user();
     const result = await seedDemo(apiFromCaller(resident.caller), { year: 2024 });
     expect(result).toMatchObject({ imported: 0, alreadyPresent: 12 });
-    expect(await countOwn(resident.user.id)).toBe(0);
+    expect(await h.questionsCreatedBy(resident.user.id)).toBe(0);
   });
 
   it("fills in only the demo questions that are missing, and says so", async () => {

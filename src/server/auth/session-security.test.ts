@@ -13,17 +13,12 @@ afterAll(async () => {
   await h.close();
 });
 
-async function login(username: string, password: string) {
-  const app = await h.app();
-  return app.inject({ method: "POST", url: "/api/auth/login", payload: { username, password } });
-}
-
 describe("session tokens", () => {
   it("carry at least 120 bits of randomness and only their hash is stored", async () => {
     await h.user({ username: "entropy", password: "a long password" });
     const tokens = new Set<string>();
     for (let i = 0; i < 5; i++) {
-      const res = await login("entropy", "a long password");
+      const res = await h.signIn("entropy", "a long password");
       expect(res.statusCode).toBe(200);
       tokens.add(res.json().token as string);
     }
@@ -52,7 +47,7 @@ describe("session tokens", () => {
 
   it("stop working when the account is deleted", async () => {
     const me = await h.user({ username: "leaving", password: "a long password" });
-    const second = (await login("leaving", "a long password")).json().token as string;
+    const second = (await h.signIn("leaving", "a long password")).json().token as string;
     const app = await h.app();
     const deleted = await app.inject({
       method: "DELETE",
@@ -75,21 +70,21 @@ describe("sign-in throttling", () => {
   it("lets the user in again once the window has passed", async () => {
     await h.user({ username: "patient", password: "the right one" });
     for (let i = 0; i < 10; i++)
-      expect((await login("patient", `wrong ${i}`)).statusCode).toBe(401);
-    expect((await login("patient", "the right one")).statusCode).toBe(429);
+      expect((await h.signIn("patient", `wrong ${i}`)).statusCode).toBe(401);
+    expect((await h.signIn("patient", "the right one")).statusCode).toBe(429);
     // Eleven minutes later (the window is ten).
     await h.db.db
       .update(loginAttempts)
       .set({ attemptedAt: sql`${loginAttempts.attemptedAt} - interval '11 minutes'` })
       .where(eq(loginAttempts.usernameKey, "patient"));
-    expect((await login("patient", "the right one")).statusCode).toBe(200);
+    expect((await h.signIn("patient", "the right one")).statusCode).toBe(200);
   });
 
   it("takes about as long for an unknown user as for a wrong password", async () => {
     await h.user({ username: "timing", password: "the right one" });
     const time = async (username: string) => {
       const start = performance.now();
-      const res = await login(username, "not the password");
+      const res = await h.signIn(username, "not the password");
       expect(res.statusCode).toBe(401);
       return performance.now() - start;
     };

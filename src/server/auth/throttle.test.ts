@@ -13,14 +13,6 @@ afterAll(async () => {
   await h.close();
 });
 
-async function login(username: string, password: string) {
-  return (await h.app()).inject({
-    method: "POST",
-    url: "/api/auth/login",
-    payload: { username, password },
-  });
-}
-
 /** Moves every recorded attempt matching `where` back in time. */
 async function age(where: ReturnType<typeof eq>, minutes: number, seconds = 0) {
   await h.db.db
@@ -35,7 +27,7 @@ describe("sign-in throttling under concurrency", () => {
   it("lets at most 10 of 24 parallel wrong passwords be checked; the rest answer 429", async () => {
     await h.user({ username: "besieged", password: "the right password" });
     const results = await Promise.all(
-      Array.from({ length: 24 }, (_, i) => login("besieged", `guess number ${i}`)),
+      Array.from({ length: 24 }, (_, i) => h.signIn("besieged", `guess number ${i}`)),
     );
     const statuses = results.map((r) => r.statusCode);
     expect(statuses.filter((s) => s === 401).length).toBeLessThanOrEqual(10);
@@ -52,10 +44,10 @@ describe("sign-in throttling under concurrency", () => {
       .where(eq(loginAttempts.usernameKey, "besieged"));
     expect(rows).toHaveLength(statuses.filter((s) => s === 401).length);
     // The right password is refused too while the block lasts…
-    expect((await login("besieged", "the right password")).statusCode).toBe(429);
+    expect((await h.signIn("besieged", "the right password")).statusCode).toBe(429);
     // …and works once the window has passed, which also forgets the failures.
     await age(eq(loginAttempts.usernameKey, "besieged"), 11);
-    expect((await login("besieged", "the right password")).statusCode).toBe(200);
+    expect((await h.signIn("besieged", "the right password")).statusCode).toBe(200);
     expect(
       await h.db.db.select().from(loginAttempts).where(eq(loginAttempts.usernameKey, "besieged")),
     ).toEqual([]);
@@ -65,27 +57,28 @@ describe("sign-in throttling under concurrency", () => {
     await h.user({ username: "CaseyJones", password: "the right password" });
     await Promise.all(
       Array.from({ length: 12 }, (_, i) =>
-        login(i % 2 ? "caseyjones" : "CASEYJONES", `guess number ${i}`),
+        h.signIn(i % 2 ? "caseyjones" : "CASEYJONES", `guess number ${i}`),
       ),
     );
-    expect((await login("CaseyJones", "the right password")).statusCode).toBe(429);
+    expect((await h.signIn("CaseyJones", "the right password")).statusCode).toBe(429);
   });
 });
 
 describe("the wait the message reports", () => {
   it("says how long is really left, in the singular for one minute", async () => {
     await h.user({ username: "waiter", password: "the right password" });
-    for (let i = 0; i < 10; i++) expect((await login("waiter", `wrong ${i}`)).statusCode).toBe(401);
-    const fresh = await login("waiter", "the right password");
+    for (let i = 0; i < 10; i++)
+      expect((await h.signIn("waiter", `wrong ${i}`)).statusCode).toBe(401);
+    const fresh = await h.signIn("waiter", "the right password");
     expect(fresh.json()).toEqual({
       message: "Too many sign-in attempts. Please try again in 10 minutes.",
     });
     await age(eq(loginAttempts.usernameKey, "waiter"), 6, 30);
-    expect((await login("waiter", "the right password")).json()).toEqual({
+    expect((await h.signIn("waiter", "the right password")).json()).toEqual({
       message: "Too many sign-in attempts. Please try again in 4 minutes.",
     });
     await age(eq(loginAttempts.usernameKey, "waiter"), 3);
-    expect((await login("waiter", "the right password")).json()).toEqual({
+    expect((await h.signIn("waiter", "the right password")).json()).toEqual({
       message: "Too many sign-in attempts. Please try again in 1 minute.",
     });
   });

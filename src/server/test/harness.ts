@@ -1,4 +1,4 @@
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, LightMyRequestResponse } from "fastify";
 import { createSession } from "../auth/session";
 import { buildApp } from "../app";
 import { registerUser } from "../features/auth/auth.service";
@@ -6,8 +6,8 @@ import { createContextInner, type ContextInnerOptions } from "../trpc/context";
 import { createCaller } from "../trpc/router";
 import { createTestDb, type TestDb } from "./db";
 import type { UserRow } from "../db/schema";
-import { eq } from "drizzle-orm";
-import { users } from "../db/schema";
+import { count, eq } from "drizzle-orm";
+import { questions, users } from "../db/schema";
 
 let counter = 0;
 
@@ -34,6 +34,10 @@ export interface Harness {
     extra?: Partial<ContextInnerOptions>,
   ): Promise<ReturnType<typeof createCaller>>;
   app(): Promise<FastifyInstance>;
+  /** `POST /api/auth/login` through the HTTP app, as a REST client signs in. */
+  signIn(username: string, password: string): Promise<LightMyRequestResponse>;
+  /** How many questions the user has created, read from the table. */
+  questionsCreatedBy(userId: string): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -45,6 +49,18 @@ export async function createHarness(
   const callerFor = async (user: UserRow, extra: Partial<ContextInnerOptions> = {}) => {
     const { session } = await createSession(db.db, user.id, new Date());
     return createCaller(createContextInner({ db: db.db, user, session, ...ctxDefaults, ...extra }));
+  };
+  const appOnce = async () => {
+    app ??= await buildApp({
+      handle: db,
+      config: {
+        throttle: { maxPerUser: 10, maxPerIp: 100, windowMinutes: 10 },
+        aiModel: null,
+        ...ctxDefaults.config,
+      },
+      webDir: null,
+    });
+    return app;
   };
   return {
     db,
@@ -87,17 +103,20 @@ export async function createHarness(
       return { user, token: result.token, caller, headers: { "x-auth-token": result.token } };
     },
     callerFor,
-    async app() {
-      app ??= await buildApp({
-        handle: db,
-        config: {
-          throttle: { maxPerUser: 10, maxPerIp: 100, windowMinutes: 10 },
-          aiModel: null,
-          ...ctxDefaults.config,
-        },
-        webDir: null,
+    app: appOnce,
+    async signIn(username, password) {
+      return (await appOnce()).inject({
+        method: "POST",
+        url: "/api/auth/login",
+        payload: { username, password },
       });
-      return app;
+    },
+    async questionsCreatedBy(userId) {
+      const [row] = await db.db
+        .select({ n: count() })
+        .from(questions)
+        .where(eq(questions.creatorId, userId));
+      return Number(row?.n ?? 0);
     },
     async close() {
       await app?.close();

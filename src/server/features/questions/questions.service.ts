@@ -251,6 +251,29 @@ export async function visibleCategoryCounts(
   return out;
 }
 
+/**
+ * Mastered questions per stored category for the viewer (ease above MASTERED_EASE), from their own study
+ * states, never the whole visible bank; questions they can no longer see are left out.
+ */
+export async function masteredCategoryCounts(
+  db: Db,
+  viewerId: string,
+): Promise<Map<string, number>> {
+  const rows = await db
+    .select({ category: questions.category, n: count() })
+    .from(studyStates)
+    .innerJoin(questions, eq(questions.id, studyStates.questionId))
+    .where(
+      and(
+        eq(studyStates.userId, viewerId),
+        sql`${studyStates.easeFactor} > ${MASTERED_EASE}`,
+        visibleTo(viewerId),
+      ),
+    )
+    .groupBy(questions.category);
+  return new Map(rows.map((r) => [r.category, r.n]));
+}
+
 // ---------------------------------------------------------------------------------------------------
 // One question
 
@@ -537,19 +560,7 @@ export async function bulkCreateQuestions(
 export async function categoryStats(db: Db, userId: string, now: Date): Promise<CategoryStat[]> {
   const [totals, mastered, answers, due] = await Promise.all([
     visibleCategoryCounts(db, userId),
-    // From the viewer's own study states: never the whole visible bank.
-    db
-      .select({ category: questions.category, n: count() })
-      .from(studyStates)
-      .innerJoin(questions, eq(questions.id, studyStates.questionId))
-      .where(
-        and(
-          eq(studyStates.userId, userId),
-          sql`${studyStates.easeFactor} > ${MASTERED_EASE}`,
-          visibleTo(userId),
-        ),
-      )
-      .groupBy(questions.category),
+    masteredCategoryCounts(db, userId),
     db
       .select({
         category: reviews.category,
@@ -573,7 +584,7 @@ export async function categoryStats(db: Db, userId: string, now: Date): Promise<
     return s;
   };
   for (const [category, n] of totals) entry(category).total += n;
-  for (const m of mastered) entry(m.category).mastered += m.n;
+  for (const [category, n] of mastered) entry(category).mastered += n;
   for (const [category, n] of due) entry(category).due += n;
   for (const a of answers) {
     const s = entry(a.category);

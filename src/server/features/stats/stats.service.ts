@@ -1,9 +1,5 @@
 import { and, asc, count, desc, eq, gte, sql } from "drizzle-orm";
-import {
-  DASHBOARD_TOP_CATEGORIES,
-  MASTERED_EASE,
-  RANKING_MIN_COHORT,
-} from "../../../core/constants";
+import { DASHBOARD_TOP_CATEGORIES, RANKING_MIN_COHORT } from "../../../core/constants";
 import {
   categoryLabel,
   computeSessionStats,
@@ -14,10 +10,9 @@ import {
   type StudyStats,
 } from "../../../core/stats";
 import type { Db } from "../../db/client";
-import { questions, reviews, studySessions, studyStates, users } from "../../db/schema";
+import { questions, reviews, studySessions, users } from "../../db/schema";
 import { notFound } from "../../errors";
-import { visibleTo } from "../questions/question-json";
-import { visibleCategoryCounts } from "../questions/questions.service";
+import { masteredCategoryCounts, visibleCategoryCounts } from "../questions/questions.service";
 import { dueByCategory, STUDY_SESSION_NOT_FOUND } from "../study/study.service";
 
 export interface CategoryProgress {
@@ -87,19 +82,7 @@ export async function studySummary(
     totalsBy.set(r.category, entry);
   }
   const totals = [...totalsBy].map(([category, t]) => ({ category, ...t }));
-  const masteredRows = await db
-    .select({ category: questions.category, mastered: count() })
-    .from(studyStates)
-    .innerJoin(questions, eq(questions.id, studyStates.questionId))
-    .where(
-      and(
-        eq(studyStates.userId, userId),
-        sql`${studyStates.easeFactor} > ${MASTERED_EASE}`,
-        visibleTo(userId),
-      ),
-    )
-    .groupBy(questions.category);
-  const masteredBy = new Map(masteredRows.map((r) => [r.category, r.mastered]));
+  const masteredBy = await masteredCategoryCounts(db, userId);
   const perCategory = totals.map((t) => ({ ...t, mastered: masteredBy.get(t.category) ?? 0 }));
 
   // Several stored categories (e.g. '' and 'Uncategorized') read as one label.
