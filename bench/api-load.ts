@@ -69,6 +69,8 @@ async function prepareDatabase() {
   // A bank in steady state, as a running service's autovacuum leaves it: visibility maps set (so
   // index-only scans stay index-only) and statistics fresh. Right after seeding this halves the due page.
   await handle.db.execute("vacuum analyze" as never);
+  // …and its dirty pages written: otherwise the checkpoint after a fresh seed runs during the first rows.
+  await handle.db.execute("checkpoint" as never);
   // A user with a mix of due reviews, own new questions and public new ones (the issue's case).
   const [user] = (await handle.db.execute(
     `select u.id, u.username,

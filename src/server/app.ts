@@ -15,6 +15,7 @@ import {
 } from "./auth/origin";
 import type { DbHandle } from "./db/client";
 import { projectRoot } from "./env";
+import { AUTH_CHANGED_CHANNEL, SessionCache } from "./auth/session-cache";
 import { httpContextFactory } from "./http-context";
 import { registerRestRoutes } from "./rest";
 import type { AppConfig } from "./trpc/context";
@@ -64,6 +65,12 @@ export interface BuildAppOptions {
   allowedOrigins?: string[];
   /** Folder with the built SPA; omitted or missing → API only. */
   webDir?: string | null;
+  /**
+   * How long a validated session is answered from memory (docs/decisions/092-session-cache.md); 0 or
+   * omitted: every request looks its session up. Tests that change users behind the server's back
+   * rely on the default.
+   */
+  sessionCacheMs?: number;
 }
 
 /**
@@ -198,7 +205,22 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     }
   });
 
-  const makeContext = httpContextFactory(handle.db, config);
+  let sessionCache: SessionCache | undefined;
+  if (opts.sessionCacheMs && opts.sessionCacheMs > 0) {
+    const cache = new SessionCache(opts.sessionCacheMs);
+    // Writes to users and sessions by anyone (migration 0015) reach every server within milliseconds.
+    const unlisten = await handle.listen(
+      AUTH_CHANGED_CHANNEL,
+      (userId) => cache.forgetUser(userId),
+      () => cache.clear(),
+    );
+    app.addHook("onClose", async () => {
+      cache.clear();
+      await unlisten().catch(() => {});
+    });
+    sessionCache = cache;
+  }
+  const makeContext = httpContextFactory(handle.db, config, sessionCache);
 
   app.get("/api/health", async (_req, reply) => {
     try {

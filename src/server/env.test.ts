@@ -16,6 +16,7 @@ describe("loadEnv", () => {
       LOGIN_MAX_FAILURES_PER_USER: 10,
       LOGIN_MAX_FAILURES_PER_IP: 100,
       LOGIN_WINDOW_MINUTES: 10,
+      SESSION_CACHE_SECONDS: 30,
     });
   });
 
@@ -42,6 +43,7 @@ describe("loadEnv", () => {
       LOGIN_MAX_FAILURES_PER_USER: "5",
       LOGIN_MAX_FAILURES_PER_IP: "50",
       LOGIN_WINDOW_MINUTES: "15",
+      SESSION_CACHE_SECONDS: "0",
     });
     expect(env).toMatchObject({
       PORT: 8080,
@@ -54,6 +56,7 @@ describe("loadEnv", () => {
       LOGIN_MAX_FAILURES_PER_USER: 5,
       LOGIN_MAX_FAILURES_PER_IP: 50,
       LOGIN_WINDOW_MINUTES: 15,
+      SESSION_CACHE_SECONDS: 0,
     });
     for (const [raw, value] of [
       ["true", true],
@@ -87,6 +90,10 @@ describe("loadEnv", () => {
     [
       { LOGIN_WINDOW_MINUTES: "ten" },
       "LOGIN_WINDOW_MINUTES: LOGIN_WINDOW_MINUTES must be a whole number of at least 1",
+    ],
+    [
+      { SESSION_CACHE_SECONDS: "600" },
+      "SESSION_CACHE_SECONDS: SESSION_CACHE_SECONDS must be a whole number from 0 to 300",
     ],
     [{ NODE_ENV: "staging" }, "NODE_ENV: NODE_ENV must be development, production or test"],
   ])("refuses %o with a message naming the variable", (source, line) => {

@@ -53,6 +53,12 @@ const ZEnv = z.object({
   LOGIN_MAX_FAILURES_PER_USER: positiveInt("LOGIN_MAX_FAILURES_PER_USER").default(10),
   LOGIN_MAX_FAILURES_PER_IP: positiveInt("LOGIN_MAX_FAILURES_PER_IP").default(100),
   LOGIN_WINDOW_MINUTES: positiveInt("LOGIN_WINDOW_MINUTES").default(10),
+  SESSION_CACHE_SECONDS: z.coerce
+    .number({ error: "SESSION_CACHE_SECONDS must be a whole number from 0 to 300" })
+    .int("SESSION_CACHE_SECONDS must be a whole number from 0 to 300")
+    .min(0, "SESSION_CACHE_SECONDS must be a whole number from 0 to 300")
+    .max(300, "SESSION_CACHE_SECONDS must be a whole number from 0 to 300")
+    .default(30),
   MIGRATIONS_DIR: z.string().optional(),
   WEB_DIST_DIR: z.string().optional(),
 });

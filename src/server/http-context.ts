@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { clearSessionCookie, setSessionCookie } from "./auth/cookies";
 import { resolveRequestAuth } from "./auth/request";
+import type { SessionCache } from "./auth/session-cache";
 import type { Db } from "./db/client";
 import { isDatabaseUnavailable, unavailableError } from "./db/unavailable";
 import { createContextInner, type AppConfig, type Context } from "./trpc/context";
@@ -12,12 +13,16 @@ export type HttpContextFactory = (
 ) => Promise<Context>;
 
 /** The thin HTTP wrapper around createContextInner: session from cookie or token header. */
-export function httpContextFactory(db: Db, config: AppConfig): HttpContextFactory {
+export function httpContextFactory(
+  db: Db,
+  config: AppConfig,
+  sessionCache?: SessionCache,
+): HttpContextFactory {
   return async (req, reply, opts = {}) => {
     const now = new Date();
     let auth: Awaited<ReturnType<typeof resolveRequestAuth>>;
     try {
-      auth = await resolveRequestAuth(db, req, reply, now);
+      auth = await resolveRequestAuth(db, req, reply, now, sessionCache);
     } catch (err) {
       if (isDatabaseUnavailable(err)) throw unavailableError(err);
       throw err;
@@ -29,6 +34,7 @@ export function httpContextFactory(db: Db, config: AppConfig): HttpContextFactor
       user: auth.user,
       session: auth.session,
       config,
+      sessionCache,
       ip: req.ip,
       timeZone: typeof tzHeader === "string" ? tzHeader.slice(0, 64) : null,
       returnToken: wantsToken,

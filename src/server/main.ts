@@ -44,6 +44,7 @@ async function main(): Promise<void> {
     logger: serverLoggerOptions(env.LOG_LEVEL),
     trustProxy: env.TRUST_PROXY,
     allowedOrigins: env.ALLOWED_ORIGINS,
+    sessionCacheMs: env.SESSION_CACHE_SECONDS * 1000,
     webDir: env.WEB_DIST_DIR
       ? path.resolve(env.WEB_DIST_DIR)
       : path.join(projectRoot(), "dist", "web"),

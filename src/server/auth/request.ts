@@ -3,6 +3,7 @@ import type { Db } from "../db/client";
 import type { SessionRow, UserRow } from "../db/schema";
 import { SESSION_COOKIE, setSessionCookie } from "./cookies";
 import { validateSessionToken } from "./session";
+import type { SessionCache } from "./session-cache";
 
 export interface RequestAuth {
   user: UserRow | null;
@@ -24,12 +25,13 @@ export async function resolveRequestAuth(
   req: FastifyRequest,
   reply: FastifyReply,
   now: Date,
+  cache?: SessionCache,
 ): Promise<RequestAuth> {
   const headerToken = tokenFromHeaders(req);
   const cookieToken = req.cookies[SESSION_COOKIE];
   const token = headerToken ?? cookieToken ?? null;
   if (!token) return { user: null, session: null, via: null };
-  const result = await validateSessionToken(db, token, now);
+  const result = await validateSessionToken(db, token, now, cache);
   if (!result) return { user: null, session: null, via: headerToken ? "token" : "cookie" };
   if (!headerToken && result.renewed) setSessionCookie(req, reply, token, result.session.expiresAt);
   return { user: result.user, session: result.session, via: headerToken ? "token" : "cookie" };

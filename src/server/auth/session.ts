@@ -4,6 +4,7 @@ import { and, eq, ne, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { prepared } from "../db/prepared";
 import { sessions, users, type SessionRow, type UserRow } from "../db/schema";
+import type { SessionCache } from "./session-cache";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 export const SESSION_LIFETIME_MS = 30 * DAY_MS;
@@ -48,10 +49,17 @@ export async function validateSessionToken(
   db: Db,
   token: string,
   now: Date,
+  cache?: SessionCache,
 ): Promise<ValidatedSession | null> {
   // Tokens are base32 of 20 bytes: anything else cannot be ours, so skip the lookup.
   if (!/^[a-z2-7]{32}$/.test(token)) return null;
   const id = sessionIdFromToken(token);
+  const cached = cache?.get(id, now.getTime());
+  // A session due for renewal goes to the database, which renews it.
+  if (cached && cached.session.expiresAt.getTime() - now.getTime() >= SESSION_RENEW_THRESHOLD_MS) {
+    return { session: cached.session, user: cached.user, renewed: false };
+  }
+  const epoch = cache?.epoch ?? 0;
   // Every authenticated request runs this: prepared once per handle (src/server/db/prepared.ts).
   const rows = await prepared(db, "validate_session", (d, name) =>
     d
@@ -73,6 +81,7 @@ export async function validateSessionToken(
     await db.update(sessions).set({ expiresAt }).where(eq(sessions.id, id));
     return { session: { ...row.session, expiresAt }, user: row.user, renewed: true };
   }
+  cache?.store(id, row, epoch, now.getTime());
   return { session: row.session, user: row.user, renewed: false };
 }
 

@@ -20,6 +20,17 @@ export interface DbHandle {
   kind: "pglite" | "postgres";
   /** Raw SQL for health checks. */
   ping(): Promise<void>;
+  /**
+   * Calls `onNotify` with the payload of each NOTIFY on `channel`, and `onListening` each time
+   * listening starts: notifications sent while a dropped connection was reconnecting are lost, so
+   * that is when a listener must assume it missed some. Resolves, once listening, to a function that
+   * stops it.
+   */
+  listen(
+    channel: string,
+    onNotify: (payload: string) => void,
+    onListening: () => void,
+  ): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 
@@ -62,6 +73,11 @@ export async function createDb(opts: CreateDbOptions): Promise<DbHandle> {
       ping: async () => {
         await client`select 1`;
       },
+      listen: async (channel, onNotify, onListening) => {
+        // postgres.js listens on a connection of its own and reconnects it, calling onlisten again.
+        const { unlisten } = await client.listen(channel, onNotify, onListening);
+        return unlisten;
+      },
       close: async () => {
         await client.end({ timeout: 5 });
       },
@@ -88,6 +104,12 @@ export async function createDb(opts: CreateDbOptions): Promise<DbHandle> {
       kind: "pglite",
       ping: async () => {
         await client.query("select 1");
+      },
+      listen: async (channel, onNotify, onListening) => {
+        // One process owns the embedded database, so its connection never drops.
+        const unlisten = await client.listen(channel, onNotify);
+        onListening();
+        return () => unlisten();
       },
       close: async () => {
         try {

@@ -1,6 +1,7 @@
 import type { LanguageModel } from "ai";
 import type { Db } from "../db/client";
 import type { SessionRow, UserRow } from "../db/schema";
+import type { SessionCache } from "../auth/session-cache";
 import type { ThrottleLimits } from "../auth/throttle";
 import { DEFAULT_THROTTLE } from "../auth/throttle";
 
@@ -15,6 +16,8 @@ export interface ContextInnerOptions {
   user?: UserRow | null;
   session?: SessionRow | null;
   config?: Partial<AppConfig>;
+  /** The HTTP server's validated sessions, which every mutation must keep honest (trpc/init.ts). */
+  sessionCache?: SessionCache;
   ip?: string;
   timeZone?: string | null;
   /** REST and CLI clients receive the session token in the body; the SPA gets a cookie instead. */
@@ -34,6 +37,7 @@ export function createContextInner(opts: ContextInnerOptions) {
       throttle: opts.config?.throttle ?? DEFAULT_THROTTLE,
       aiModel: opts.config?.aiModel ?? null,
     } satisfies AppConfig,
+    sessionCache: opts.sessionCache ?? null,
     ip: opts.ip ?? "local",
     timeZone: opts.timeZone ?? null,
     returnToken: opts.returnToken ?? false,

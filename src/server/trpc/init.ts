@@ -46,7 +46,23 @@ const databaseAvailability = t.middleware(async ({ next }) => {
   return result;
 });
 
-export const publicProcedure = t.procedure.use(databaseAvailability);
+/**
+ * A mutation may sign someone out, change a password or a role: the HTTP server's cached sessions
+ * of its user (of everyone, when an admin or nobody signed in made it) are forgotten before the
+ * answer leaves, so the client's next request is checked against the database
+ * (docs/decisions/092-session-cache.md). Failed mutations too: one may have written before failing.
+ */
+const sessionCacheUpkeep = t.middleware(async ({ ctx, type, next }) => {
+  if (type !== "mutation" || !ctx.sessionCache) return next();
+  try {
+    return await next();
+  } finally {
+    if (ctx.user && !ctx.user.isAdmin) ctx.sessionCache.forgetUser(ctx.user.id);
+    else ctx.sessionCache.clear();
+  }
+});
+
+export const publicProcedure = t.procedure.use(databaseAvailability).use(sessionCacheUpkeep);
 
 export const protectedProcedure = publicProcedure.use(({ ctx, next }) => {
   if (!ctx.user || !ctx.session) {
