@@ -66,6 +66,16 @@ export const questions = pgTable(
     index("questions_public_category_idx")
       .on(t.category)
       .where(sql`${t.isPublic}`),
+    // The due page counts the own and the public questions never studied with every page: from these,
+    // without reading a row (the study pool's answer-key rule is their predicate, decision 021).
+    index("questions_creator_keyed_idx")
+      .on(t.creatorId, t.id)
+      .where(sql`(cardinality(${t.correctAnswers}) > 0 or ${t.correctAnswer} <> '')`),
+    index("questions_public_keyed_idx")
+      .on(t.id, t.creatorId)
+      .where(
+        sql`${t.isPublic} and (cardinality(${t.correctAnswers}) > 0 or ${t.correctAnswer} <> '')`,
+      ),
   ],
 );
 

@@ -1,0 +1,2 @@
+CREATE INDEX "questions_creator_keyed_idx" ON "questions" USING btree ("creator_id","id") WHERE (cardinality("questions"."correct_answers") > 0 or "questions"."correct_answer" <> '');--> statement-breakpoint
+CREATE INDEX "questions_public_keyed_idx" ON "questions" USING btree ("id","creator_id") WHERE "questions"."is_public" and (cardinality("questions"."correct_answers") > 0 or "questions"."correct_answer" <> '');
