@@ -1,6 +1,6 @@
 import { TRPCClientError } from "@trpc/client";
-import { describe, expect, it } from "vitest";
-import { errorMessage } from "./trpc";
+import { describe, expect, it, vi } from "vitest";
+import { browserTimeZone, errorMessage } from "./trpc";
 
 /** A failure as the tRPC client builds it from the server's error response. */
 function answered(message: string, code: string, httpStatus: number) {
@@ -31,5 +31,23 @@ describe("errorMessage", () => {
       "Search failed",
     );
     expect(errorMessage(new Error("boom"), "Search failed")).toBe("Search failed");
+  });
+});
+
+describe("browserTimeZone", () => {
+  it("looks the zone up at most once a minute, and again after", () => {
+    const lookup = vi.spyOn(Intl, "DateTimeFormat");
+    try {
+      const zone = browserTimeZone(1_000_000);
+      expect(zone).toBe(Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC");
+      lookup.mockClear();
+      expect(browserTimeZone(1_030_000)).toBe(zone);
+      expect(browserTimeZone(1_059_999)).toBe(zone);
+      expect(lookup).not.toHaveBeenCalled();
+      expect(browserTimeZone(1_060_000)).toBe(zone);
+      expect(lookup).toHaveBeenCalledTimes(1);
+    } finally {
+      lookup.mockRestore();
+    }
   });
 });
