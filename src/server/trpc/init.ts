@@ -37,38 +37,39 @@ export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;
 export const middleware = t.middleware;
 
-/** A database that is down or restarting answers 503 (issue 9), not 500. */
-const databaseAvailability = t.middleware(async ({ next }) => {
-  const result = await next();
+/**
+ * Around every procedure, in one middleware (each tRPC middleware copies the call's options and
+ * context, which the due page's profile showed):
+ * - a database that is down or restarting answers 503 (issue 9), not 500;
+ * - a mutation may sign someone out, change a password or a role: the HTTP server's cached sessions of
+ *   its user (of everyone, when an admin or nobody signed in made it) are forgotten before the answer
+ *   leaves, so the client's next request is checked against the database
+ *   (docs/decisions/092-session-cache.md). Failed mutations too: one may have written before failing.
+ */
+const procedureUpkeep = t.middleware(async ({ ctx, type, next }) => {
+  let result;
+  try {
+    result = await next();
+  } finally {
+    if (type === "mutation" && ctx.sessionCache) {
+      if (ctx.user && !ctx.user.isAdmin) ctx.sessionCache.forgetUser(ctx.user.id);
+      else ctx.sessionCache.clear();
+    }
+  }
   if (!result.ok && isDatabaseUnavailable(result.error.cause ?? result.error)) {
     throw unavailableError(result.error.cause ?? result.error);
   }
   return result;
 });
 
-/**
- * A mutation may sign someone out, change a password or a role: the HTTP server's cached sessions
- * of its user (of everyone, when an admin or nobody signed in made it) are forgotten before the
- * answer leaves, so the client's next request is checked against the database
- * (docs/decisions/092-session-cache.md). Failed mutations too: one may have written before failing.
- */
-const sessionCacheUpkeep = t.middleware(async ({ ctx, type, next }) => {
-  if (type !== "mutation" || !ctx.sessionCache) return next();
-  try {
-    return await next();
-  } finally {
-    if (ctx.user && !ctx.user.isAdmin) ctx.sessionCache.forgetUser(ctx.user.id);
-    else ctx.sessionCache.clear();
-  }
-});
-
-export const publicProcedure = t.procedure.use(databaseAvailability).use(sessionCacheUpkeep);
+export const publicProcedure = t.procedure.use(procedureUpkeep);
 
 export const protectedProcedure = publicProcedure.use(({ ctx, next }) => {
   if (!ctx.user || !ctx.session) {
     throw new TRPCError({ code: "UNAUTHORIZED", message: "Please sign in to continue" });
   }
-  return next({ ctx: { ...ctx, user: ctx.user, session: ctx.session } });
+  // tRPC merges this into the context; only the narrowed fields need naming.
+  return next({ ctx: { user: ctx.user, session: ctx.session } });
 });
 
 export const adminProcedure = protectedProcedure.use(({ ctx, next }) => {
