@@ -216,7 +216,9 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     );
     app.addHook("onClose", async () => {
       cache.clear();
-      await unlisten().catch(() => {});
+      // Not awaited: with PostgreSQL away the UNLISTEN would wait for it, holding up shutdown; closing
+      // the database ends the listening connection anyway.
+      void unlisten().catch(() => {});
     });
     sessionCache = cache;
   }
