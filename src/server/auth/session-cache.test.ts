@@ -74,14 +74,17 @@ describe("the HTTP server with the session cache on", () => {
   let app: FastifyInstance;
   const LIFETIME_MS = 60_000;
 
-  beforeAll(async () => {
-    h = await createHarness();
-    app = await buildApp({
+  const appCaching = (sessionCacheMs: number) =>
+    buildApp({
       handle: h.db,
       config: { throttle: { maxPerUser: 10, maxPerIp: 100, windowMinutes: 10 }, aiModel: null },
       webDir: null,
-      sessionCacheMs: LIFETIME_MS,
+      sessionCacheMs,
     });
+
+  beforeAll(async () => {
+    h = await createHarness();
+    app = await appCaching(LIFETIME_MS);
   });
   afterAll(async () => {
     await app.close();
@@ -112,12 +115,7 @@ describe("the HTTP server with the session cache on", () => {
   }
 
   it("answers from memory: a session deleted unannounced still works until the cache lets go", async () => {
-    const short = await buildApp({
-      handle: h.db,
-      config: { throttle: { maxPerUser: 10, maxPerIp: 100, windowMinutes: 10 }, aiModel: null },
-      webDir: null,
-      sessionCacheMs: 300,
-    });
+    const short = await appCaching(300);
     const { user } = await h.user({ username: "cached_reader" });
     const token = await signIn(user.username);
     const ask = () =>

@@ -1,4 +1,4 @@
-import { sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import {
   boolean,
   check,
@@ -9,7 +9,17 @@ import {
   text,
   timestamp,
   uuid,
+  type PgColumn,
 } from "drizzle-orm/pg-core";
+
+/**
+ * A question can be studied only when it has an answer to check against (decision 021): the study
+ * pool's queries and the partial indexes behind their counts share this one text, which PostgreSQL
+ * needs to match for the indexes to be used.
+ */
+export function hasAnswerKey(columns: { correctAnswers: PgColumn; correctAnswer: PgColumn }): SQL {
+  return sql`(cardinality(${columns.correctAnswers}) > 0 or ${columns.correctAnswer} <> '')`;
+}
 import { users } from "./users";
 
 export const questions = pgTable(
@@ -68,14 +78,10 @@ export const questions = pgTable(
       .where(sql`${t.isPublic}`),
     // The due page counts the own and the public questions never studied with every page: from these,
     // without reading a row (the study pool's answer-key rule is their predicate, decision 021).
-    index("questions_creator_keyed_idx")
-      .on(t.creatorId, t.id)
-      .where(sql`(cardinality(${t.correctAnswers}) > 0 or ${t.correctAnswer} <> '')`),
+    index("questions_creator_keyed_idx").on(t.creatorId, t.id).where(hasAnswerKey(t)),
     index("questions_public_keyed_idx")
       .on(t.id, t.creatorId)
-      .where(
-        sql`${t.isPublic} and (cardinality(${t.correctAnswers}) > 0 or ${t.correctAnswer} <> '')`,
-      ),
+      .where(sql`${t.isPublic} and ${hasAnswerKey(t)}`),
   ],
 );
 

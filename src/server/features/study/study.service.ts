@@ -1,10 +1,11 @@
-import { and, asc, eq, isNull, lte, ne, notExists, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, eq, isNull, lte, ne, notExists, or, sql } from "drizzle-orm";
 import { DUE_PAGE, PUBLIC_NEW_IN_DUE_LIMIT, UNCATEGORIZED } from "../../../core/constants";
 import type { TAnswerInput, TDifficulty } from "../../../core/schemas/study";
 import { initialStudyState, lapse, rate, type StudyState } from "../../../core/srs";
 import type { Db } from "../../db/client";
 import { prepared } from "../../db/prepared";
 import {
+  hasAnswerKey,
   questions,
   reviews,
   studySessions,
@@ -35,9 +36,6 @@ export function isCorrectSelection(selected: readonly string[], key: readonly st
   const chosen = new Set(selected.map((l) => l.toUpperCase()));
   return chosen.size === key.length && key.every((l) => chosen.has(l));
 }
-
-/** A question can be studied only when it has an answer to check against (decision 021). */
-const hasAnswerKey: SQL = sql`(cardinality(${questions.correctAnswers}) > 0 or ${questions.correctAnswer} <> '')`;
 
 /**
  * The due list's queries take their values as placeholders and are prepared once per database handle
@@ -113,14 +111,19 @@ function poolSegments(db: Db, withCategory: boolean) {
       category,
     ),
     /** Own questions never studied. */
-    ownNew: and(eq(questions.creatorId, ph.userId), hasAnswerKey, category, noStateFor(db)),
+    ownNew: and(
+      eq(questions.creatorId, ph.userId),
+      hasAnswerKey(questions),
+      category,
+      noStateFor(db),
+    ),
     /** Other users' public questions never studied (the list takes the newest 20). */
     publicNew: and(
       // Written out, not `= $n`: a prepared statement's generic plan can then use the partial
       // indexes on public questions (questions_public_newest_idx).
       sql`${questions.isPublic}`,
       ne(questions.creatorId, ph.userId),
-      hasAnswerKey,
+      hasAnswerKey(questions),
       category,
       noStateFor(db),
     ),
