@@ -2,6 +2,7 @@ import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 import reactHooks from "eslint-plugin-react-hooks";
 import globals from "globals";
+import regexp from "eslint-plugin-regexp";
 
 export default tseslint.config(
   {
@@ -20,7 +21,13 @@ export default tseslint.config(
   ...tseslint.configs.recommended,
   {
     languageOptions: { globals: { ...globals.node, ...globals.browser } },
+    plugins: { regexp },
     rules: {
+      // A regular expression that backtracks super-linearly on client or file text lets one request
+      // stall the server (issue 24): these are errors, and a disable comment must say why the input is
+      // bounded.
+      "regexp/no-super-linear-backtracking": "error",
+      "regexp/no-super-linear-move": "error",
       "@typescript-eslint/no-unused-vars": [
         "error",
         { argsIgnorePattern: "^_", varsIgnorePattern: "^_" },

@@ -3,7 +3,8 @@
  * synthetic bank (1,000 users, 50,000 questions, 500,000 reviews), driven by wrk (Debian's `wrk`)
  * with 50 connections for 30 s per endpoint after a warm-up, load generator on the same machine.
  * Baseline in the same run: `GET /api/health`. RSS of the server after warm-up and after the load
- * (item 6). Appends the figures to bench/RESULTS.md.
+ * (item 6). Appends the figures to bench/RESULTS.md. Issue 19: the same writes by a user on FSRS;
+ * `--writes-only` runs just the baseline and the SM-2 / FSRS writes.
  *
  *   npx tsx bench/api-load.ts [--url postgres://…/postgres] [--duration 30] [--fresh] [--no-record]
  *
@@ -30,10 +31,13 @@ const { values: args } = parseArgs({
     port: { type: "string", default: "3987" },
     soak: { type: "string" },
     "no-record": { type: "boolean", default: false },
+    // Issue 19: only the baseline and the answer+rate writes under SM-2 and under FSRS (a short check).
+    "writes-only": { type: "boolean", default: false },
   },
 });
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
-const DB_NAME = "prite_bench_api";
+// PRITE_BENCH_DB: another database name, so parallel branches do not migrate one shared bench database.
+const DB_NAME = process.env.PRITE_BENCH_DB ?? "prite_bench_api";
 const PORT = Number(args.port);
 const BASE = `http://127.0.0.1:${PORT}`;
 
@@ -84,12 +88,17 @@ async function prepareDatabase() {
   const { token } = await createSession(handle.db, user.id, new Date());
   // Answering and rating reschedules questions: another user does it, so every run (and every later
   // run on the same database) reads the same due list for the user above.
-  const [writer] = (await handle.db.execute(
-    `select id from users where username like 'load\\_%' and id <> '${user.id}' order by username limit 1` as never,
-  )) as unknown as [{ id: string }];
+  const [writer, fsrsWriter] = (await handle.db.execute(
+    `select id from users where username like 'load\\_%' and id <> '${user.id}' order by username limit 2` as never,
+  )) as unknown as [{ id: string }, { id: string }];
   const { token: writerToken } = await createSession(handle.db, writer.id, new Date());
+  // Issue 19: a second writer schedules with FSRS (the first stays on SM-2, as seeded accounts are).
+  await handle.db.execute(
+    `update users set scheduler = 'sm2' where id = '${writer.id}'; update users set scheduler = 'fsrs' where id = '${fsrsWriter.id}'` as never,
+  );
+  const { token: fsrsToken } = await createSession(handle.db, fsrsWriter.id, new Date());
   await handle.close();
-  return { user, token, writerToken };
+  return { user, token, writerToken, fsrsToken };
 }
 
 function startServer(): Promise<ChildProcess> {
@@ -195,6 +204,7 @@ interface WrkResult {
 
 function ms(text: string | undefined): number {
   if (!text) return NaN;
+  // eslint-disable-next-line regexp/no-super-linear-move -- wrk's own summary line, a few dozen characters
   const m = /([\d.]+)(us|ms|s)/.exec(text);
   if (!m) return NaN;
   const v = Number(m[1]);
@@ -231,8 +241,11 @@ function wrk(
   return {
     rps: Number(/Requests\/sec:\s+([\d.]+)/.exec(text)?.[1] ?? 0),
     // The latency distribution's lines, not the '71.50%' of the stdev column.
+    // eslint-disable-next-line regexp/no-super-linear-move -- wrk's own report, a few kilobytes
     p50: ms(/^\s+50%\s+(\S+)/m.exec(text)?.[1]),
+    // eslint-disable-next-line regexp/no-super-linear-move -- wrk's own report, a few kilobytes
     p99: ms(/^\s+99%\s+(\S+)/m.exec(text)?.[1]),
+    // eslint-disable-next-line regexp/no-super-linear-move -- wrk's own report, a few kilobytes
     requests: Number(/(\d+) requests in/.exec(text)?.[1] ?? 0),
     errors: non2xx + (sockErr ? sockErr.slice(1).reduce((a, b) => a + Number(b), 0) : 0),
   };
@@ -344,6 +357,34 @@ async function soak(token: string, seconds: number) {
   }
 }
 
+/**
+ * Issue 19 (c): answers per second through study.answer + study.rate (one answer = two requests) under
+ * SM-2 and under FSRS, with the health baseline of the same run. Printed, not recorded: the figures
+ * go to RESULTS.md by hand with the machine's load.
+ */
+function writesOnly(
+  seconds: number,
+  token: string,
+  writerToken: string,
+  fsrsToken: string,
+  sm2Ids: string[],
+  fsrsIds: string[],
+) {
+  wrk(`${BASE}/`, writerToken, 3, answerRateScript(sm2Ids));
+  wrk(`${BASE}/`, fsrsToken, 3, answerRateScript(fsrsIds));
+  const rows: [string, WrkResult][] = [
+    ["GET /api/health (baseline)", wrk(`${BASE}/api/health`, token, seconds)],
+    ["answer+rate, SM-2", wrk(`${BASE}/`, writerToken, seconds, answerRateScript(sm2Ids))],
+    ["answer+rate, FSRS", wrk(`${BASE}/`, fsrsToken, seconds, answerRateScript(fsrsIds))],
+  ];
+  for (const [name, r] of rows) {
+    const answers = name.startsWith("answer") ? `, ${(r.rps / 2).toFixed(0)} answers/s` : "";
+    console.log(
+      `${name}: ${r.rps.toFixed(0)} req/s${answers}, p50 ${r.p50.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms, errors ${r.errors}`,
+    );
+  }
+}
+
 function record(lines: string[]) {
   if (!args["no-record"]) {
     fs.appendFileSync(path.join(ROOT, "bench", "RESULTS.md"), lines.join("\n") + "\n");
@@ -362,7 +403,7 @@ async function main() {
     console.log(JSON.stringify(wrk(job.url, job.token, job.seconds, job.script)));
     return;
   }
-  const { user, token, writerToken } = await prepareDatabase();
+  const { user, token, writerToken, fsrsToken } = await prepareDatabase();
   if (args.soak) return soak(token, Number(args.soak));
   const seconds = Number(args.duration);
   const server = await startServer();
@@ -373,6 +414,15 @@ async function main() {
       })
     ).json()) as { _id: string }[] | { questions: { _id: string }[] };
     const questionIds = (Array.isArray(ids) ? ids : ids.questions).map((q) => q._id).slice(0, 200);
+    const fsrsIds = (await (
+      await fetch(`${BASE}/api/questions/due?limit=200`, { headers: { "x-auth-token": fsrsToken } })
+    ).json()) as { _id: string }[] | { questions: { _id: string }[] };
+    const fsrsQuestionIds = (Array.isArray(fsrsIds) ? fsrsIds : fsrsIds.questions)
+      .map((q) => q._id)
+      .slice(0, 200);
+    if (args["writes-only"]) {
+      return writesOnly(seconds, token, writerToken, fsrsToken, questionIds, fsrsQuestionIds);
+    }
     const due = `${BASE}/api/questions/due?limit=20`;
     console.log(`user ${user.username}: ${user.due} due reviews, ${user.own} own questions`);
     // Warm-up on every endpoint measured (JIT, pools, PostgreSQL caches, the heap's working size), so
@@ -413,6 +463,8 @@ async function main() {
     );
     const writes = wrk(`${BASE}/`, writerToken, seconds, answerRateScript(questionIds));
     results.push(["tRPC study.answer + study.rate (another user)", writes]);
+    const fsrsWrites = wrk(`${BASE}/`, fsrsToken, seconds, answerRateScript(fsrsQuestionIds));
+    results.push(["tRPC study.answer + study.rate under FSRS (a third user)", fsrsWrites]);
     const rssAfter = await settledRssMb(server.pid!);
     report(user, results, rssWarm, rssAfter, seconds);
   } finally {

@@ -16,7 +16,8 @@ describe("prite exit codes: commander's own outcomes", () => {
   });
 
   it.each([
-    [[], "login, logout, whoami, db, import, answer-keys, export, users, seed", "prite"],
+    [[], "login, logout, whoami, db, import, answer-keys, export, fsrs, users, seed", "prite"],
+    [["fsrs"], "optimize", "prite fsrs"],
     [["users"], "add, list, promote, demote", "prite users"],
     [["answer-keys"], "import, list, apply", "prite answer-keys"],
     [["db"], "migrate", "prite db"],

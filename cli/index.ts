@@ -3,6 +3,7 @@ import { registerAnswerKeyCommands } from "./commands/answer-keys";
 import { registerAuthCommands } from "./commands/auth";
 import { registerDbCommands } from "./commands/db";
 import { registerExportCommands } from "./commands/export";
+import { registerFsrsCommands } from "./commands/fsrs";
 import { registerImportCommands } from "./commands/import";
 import { registerSeedCommands } from "./commands/seed";
 import { registerUserCommands } from "./commands/users";
@@ -17,7 +18,10 @@ function usageMessage(text: string): string {
   return text
     .trim()
     .replace(/^error:\s*/i, "")
-    .replace(/\s*\n\s*/g, " ");
+    .split("\n")
+    .map((line) => line.trim())
+    .filter(Boolean)
+    .join(" ");
 }
 
 export function buildProgram({ json = false }: ProgramOptions = {}): Command {
@@ -73,6 +77,7 @@ Examples:
   registerImportCommands(program);
   registerAnswerKeyCommands(program);
   registerExportCommands(program);
+  registerFsrsCommands(program);
   registerUserCommands(program);
   registerSeedCommands(program);
   return program;

@@ -13,6 +13,7 @@ import path from "node:path";
 import { sql } from "drizzle-orm";
 import { createDb, type DbHandle } from "../src/server/db/client";
 import { runMigrations } from "../src/server/db/migrate";
+import { trimEndChars } from "../src/core/text";
 import { users, type UserRow } from "../src/server/db/schema";
 import { loadEnv } from "../src/server/env";
 import { createAiModel } from "../src/server/ai/model";
@@ -209,7 +210,8 @@ export async function openLocal(opts: GlobalOptions): Promise<Session> {
 
 /** 'http://host:3000/' and 'http://host:3000' are the same server. */
 export function sameServer(a: string | undefined, b: string | undefined): boolean {
-  const norm = (u: string | undefined) => u?.trim().replace(/\/+$/, "").toLowerCase();
+  const norm = (u: string | undefined) =>
+    u === undefined ? undefined : trimEndChars(u.trim(), "/").toLowerCase();
   return a !== undefined && b !== undefined && norm(a) === norm(b);
 }
 
@@ -219,7 +221,7 @@ export function openRemote(
   token: string | undefined,
   username: string | null = null,
 ): Session {
-  const base = server.replace(/\/+$/, "");
+  const base = trimEndChars(server, "/");
   return {
     api: createTRPCClient<AppRouter>({
       links: [

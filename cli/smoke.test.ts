@@ -86,6 +86,7 @@ describe("prite --help (subprocess)", { timeout: 120_000 }, () => {
     ]) {
       const r = await prite(args);
       expect(r.code, args.join(" ")).toBe(2);
+      // eslint-disable-next-line regexp/no-super-linear-move -- the CLI's own short error output
       expect(r.stderr).not.toMatch(/\n\s+at /);
       const json = await prite([...args, "--json"]);
       expect(json.code, args.join(" ")).toBe(2);

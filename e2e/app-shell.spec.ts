@@ -28,7 +28,14 @@ test("Settings opens the tab named in ?tab= and keeps the URL in step", async ({
     "aria-selected",
     "true",
   );
-  for (const label of ["Profile", "Data Management", "Privacy", "PRITE Scores", "Account"]) {
+  for (const label of [
+    "Profile",
+    "Data Management",
+    "Privacy",
+    "Study",
+    "PRITE Scores",
+    "Account",
+  ]) {
     await expect(page.getByRole("tab", { name: label })).toBeVisible();
   }
   await page.getByRole("tab", { name: "Privacy" }).click();

@@ -173,3 +173,27 @@ test("error banners close on the close button and by themselves after 5 seconds"
   await page.clock.runFor(200);
   await expect(page.getByRole("alert")).toHaveCount(0);
 });
+
+test("Register shows a password's strength as it is typed, and the server refuses a common one", async ({
+  page,
+}) => {
+  await page.goto("/register");
+  const password = page.locator("#register-password");
+  await password.fill("password123");
+  await expect(
+    page.getByText("This password is on a list of common passwords: choose another."),
+  ).toBeVisible();
+  await password.fill("Plum-Orbit-Kettle-42-umbrella");
+  await expect(page.getByText(/^Strength: (Strong|Very strong)$/)).toBeVisible();
+
+  await fillRegisterForm(page, {
+    ...makeUser(),
+    password: "qwerty123",
+    confirmPassword: "qwerty123",
+  });
+  await page.getByRole("button", { name: "Register", exact: true }).click();
+  await expect(page.getByRole("alert")).toHaveText(
+    "This password is on a list of common passwords that attackers try first. Please choose another.",
+  );
+  await expect(page).toHaveURL(/\/register$/);
+});

@@ -40,6 +40,7 @@ export function rememberSecret(kind: SecretKind, value: string | null | undefine
 /** Notes the session tokens in a response's Set-Cookie header(s) (joined by newlines or not). */
 export function rememberSetCookie(header: string | null | undefined): void {
   if (!header) return;
+  // eslint-disable-next-line regexp/no-super-linear-move -- Set-Cookie headers of our own test server
   const pattern = new RegExp(`(?:^|[\\n,]\\s*)${SESSION_COOKIE}=([^;\\s]*)`, "g");
   for (const match of header.matchAll(pattern)) rememberSecret("session", match[1]);
 }

@@ -82,7 +82,7 @@ export async function buildAll({ webToo = true, quiet = false } = {}) {
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  buildAll({ webToo: !nodeOnly }).catch((err) => {
+  buildAll({ webToo: !nodeOnly, quiet: process.argv.includes("--quiet") }).catch((err) => {
     console.error(err);
     process.exit(1);
   });

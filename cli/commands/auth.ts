@@ -1,5 +1,6 @@
 import type { Command } from "commander";
 import { AUTH_MESSAGES } from "../../src/core/schemas";
+import { trimEndChars } from "../../src/core/text";
 import type { UserJson } from "../../src/server/features/users/user-json";
 import { action } from "../command";
 import { clearConfig, configPath, readConfig, writeConfig } from "../config";
@@ -38,7 +39,7 @@ export async function login(
   }
   if (url.protocol !== "http:" && url.protocol !== "https:")
     throw usage(`--server must be an address like http://localhost:3000, not '${server}'.`);
-  const base = server.replace(/\/+$/, "");
+  const base = trimEndChars(server, "/");
   const { api } = openRemote(base, undefined);
   const result = await api.auth.login.mutate({ username, password });
   if (!result.token) throw new CliError("The server did not return a token.");

@@ -55,7 +55,7 @@ export function formatDemoSeed(result: DemoSeedResult, actingAs: string | null):
 
 /** The --synthetic flags, checked before the database is opened. */
 export function syntheticOptions(opts: SeedOptions, now: Date): SyntheticOptions {
-  const share = /^\s*\d*\.?\d+\s*$/.test(opts.public) ? Number(opts.public) : Number.NaN;
+  const share = /^(?:\d+|\d*\.\d+)$/.test(opts.public.trim()) ? Number(opts.public) : Number.NaN;
   if (!(share >= 0 && share <= 1)) throw usage("--public must be a share from 0 to 1, e.g. 0.2");
   return {
     users: parseCount("users", opts.users, 100_000),

@@ -15,14 +15,15 @@ import {
 } from "./auth/origin";
 import type { DbHandle } from "./db/client";
 import { projectRoot } from "./env";
+import { LOG_SERIALIZERS } from "./log-serializers";
 import { AUTH_CHANGED_CHANNEL, SessionCache } from "./auth/session-cache";
 import { httpContextFactory } from "./http-context";
 import { registerRestRoutes } from "./rest";
 import type { AppConfig } from "./trpc/context";
 import { appRouter, type AppRouter } from "./trpc/router";
+import { BULK_BODY_LIMIT, DEFAULT_BODY_LIMIT } from "./body-limits";
 
-export const DEFAULT_BODY_LIMIT = 1024 * 1024;
-export const BULK_BODY_LIMIT = 25 * 1024 * 1024;
+export { BULK_BODY_LIMIT, DEFAULT_BODY_LIMIT };
 export const TOO_LARGE = "The request is too large.";
 /** tRPC procedures allowed the bulk body limit (bulk question saves and imports); every other call keeps 1 MB. */
 export const BULK_PROCEDURES = new Set([
@@ -61,7 +62,8 @@ export interface BuildAppOptions {
   handle: DbHandle;
   config: AppConfig;
   logger?: FastifyServerOptions["logger"];
-  trustProxy?: boolean;
+  /** Fastify's trustProxy: a hop count or proxy addresses from TRUST_PROXY (tests may pass true). */
+  trustProxy?: boolean | number | string[];
   allowedOrigins?: string[];
   /** Folder with the built SPA; omitted or missing → API only. */
   webDir?: string | null;
@@ -94,7 +96,18 @@ export const LOG_REDACT = [
 
 /** The pino options of the server (main.ts) and of the tests that read its logs. */
 export function serverLoggerOptions(level: string) {
-  return { level, redact: { paths: LOG_REDACT, censor: "[redacted]" } };
+  return {
+    level,
+    redact: { paths: LOG_REDACT, censor: "[redacted]" },
+    serializers: LOG_SERIALIZERS,
+  };
+}
+
+/** The largest tRPC batch one request may carry (issue 24); the SPA's link uses the same number. */
+export const TRPC_MAX_BATCH = 20;
+
+function isApiPath(url: string): boolean {
+  return url === "/api" || url.startsWith("/api/") || url.startsWith("/trpc/") || url === "/trpc";
 }
 
 /** The Content-Security-Policy (docs/decisions/062-content-security-policy.md). */
@@ -126,9 +139,14 @@ declare module "fastify" {
 export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> {
   const { handle, config } = opts;
   const allowedOrigins = opts.allowedOrigins ?? [];
+  // A hop count as a function of the hop index (0 is the socket's peer): fastify reads a bare number
+  // as "trust nothing". The nearest `n` addresses are proxies; the next one is the client's.
+  const hops = opts.trustProxy;
+  const trustProxy: FastifyServerOptions["trustProxy"] =
+    typeof hops === "number" ? (_address: string, hop: number) => hop < hops : (hops ?? false);
   const app = Fastify({
     logger: opts.logger ?? false,
-    trustProxy: opts.trustProxy ?? false,
+    trustProxy,
     bodyLimit: DEFAULT_BODY_LIMIT,
     // Batched tRPC paths are long: the default of 100 turns bigger batches into 404s.
     routerOptions: { maxParamLength: 5000 },
@@ -158,6 +176,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     if (req.protocol === "https") {
       reply.header("Strict-Transport-Security", "max-age=31536000; includeSubDomains");
     }
+    // API answers depend on the session: no browser or shared cache may keep one (issue 24).
+    if (isApiPath(req.url)) reply.header("Cache-Control", "no-store");
   });
   if (allowedOrigins.length > 0) {
     await app.register(cors, {
@@ -250,6 +270,9 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       prefix: "/trpc",
       trpcOptions: {
         router: appRouter,
+        // One HTTP request must not carry unbounded work (issue 24); the SPA's batch link sends at
+        // most TRPC_MAX_BATCH calls, so only a hand-made batch meets this 400.
+        maxBatchSize: TRPC_MAX_BATCH,
         createContext: ({ req, res }) => makeContext(req, res),
         onError: ({ error, path: procedure, req }) => {
           if (error.code === "INTERNAL_SERVER_ERROR") {
@@ -273,9 +296,12 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       preCompressed: true,
       maxAge: "1h",
       setHeaders: (res, filePath) => {
-        // Hashed assets never change; index.html must always be revalidated.
+        // Hashed assets never change; index.html must always be revalidated, or a deploy would leave
+        // browsers on the old shell for an hour.
         if (filePath.includes(`${path.sep}assets${path.sep}`)) {
           res.header("Cache-Control", "public, max-age=31536000, immutable");
+        } else if (path.basename(filePath) === "index.html") {
+          res.header("Cache-Control", "no-cache");
         }
       },
     });

@@ -180,6 +180,10 @@ const PROCEDURES: Record<string, Access> = {
   "study.rate": objectAccess(
     ...onQuestions((questionId) => ({ questionId, difficulty: 1 }), "NOT_FOUND", "OK"),
   ),
+  // Issue 19: the caller's own scheduler settings and review log only.
+  "study.scheduler": { kind: "caller" },
+  "study.updateScheduler": { kind: "caller" },
+  "study.optimize": { kind: "caller" },
   "stats.summary": { kind: "caller" },
   "stats.comparative": { kind: "caller" },
   "stats.session": onPrivate("session", async () => ({ sessionId: await fresh.session() })),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { loadEnv } from "./env";
+import { loadEnv, TRUST_PROXY_MESSAGE } from "./env";
 
 /** Issue 2: the environment is validated at boot, with clear errors naming the variable. */
 describe("loadEnv", () => {
@@ -15,7 +15,9 @@ describe("loadEnv", () => {
       LOG_LEVEL: "info",
       LOGIN_MAX_FAILURES_PER_USER: 10,
       LOGIN_MAX_FAILURES_PER_IP: 100,
+      LOGIN_MAX_FAILURES_PER_ACCOUNT: 100,
       LOGIN_WINDOW_MINUTES: 10,
+      REGISTRATIONS_PER_HOUR_PER_IP: 10,
       SESSION_CACHE_SECONDS: 30,
     });
   });
@@ -51,21 +53,25 @@ describe("loadEnv", () => {
       DATABASE_URL: "postgresql://prite@db:5432/prite",
       OPENAI_BASE_URL: "https://llm.example/v1",
       ALLOWED_ORIGINS: ["https://a.example", "https://b.example"],
-      TRUST_PROXY: true,
+      TRUST_PROXY: 1,
       LOG_LEVEL: "warn",
       LOGIN_MAX_FAILURES_PER_USER: 5,
       LOGIN_MAX_FAILURES_PER_IP: 50,
       LOGIN_WINDOW_MINUTES: 15,
       SESSION_CACHE_SECONDS: 0,
     });
+    // Issue 24: a number of hops or the proxies' addresses; true is one hop, never "every hop".
     for (const [raw, value] of [
-      ["true", true],
-      ["1", true],
+      ["true", 1],
+      ["1", 1],
+      ["2", 2],
       ["false", false],
       ["0", false],
       ["no", false],
+      ["10.0.0.5", ["10.0.0.5"]],
+      [" 10.0.0.0/8, ::1 ,fd00::/8", ["10.0.0.0/8", "::1", "fd00::/8"]],
     ] as const) {
-      expect(loadEnv({ TRUST_PROXY: raw }).TRUST_PROXY).toBe(value);
+      expect(loadEnv({ TRUST_PROXY: raw }).TRUST_PROXY).toEqual(value);
     }
   });
 
@@ -78,7 +84,9 @@ describe("loadEnv", () => {
       "DATABASE_URL: DATABASE_URL must start with postgres:// or postgresql://",
     ],
     [{ OPENAI_BASE_URL: "not a url" }, "OPENAI_BASE_URL: OPENAI_BASE_URL must be a URL"],
-    [{ TRUST_PROXY: "maybe" }, "TRUST_PROXY: TRUST_PROXY must be true or false (or 1/0, yes/no)"],
+    [{ TRUST_PROXY: "maybe" }, `TRUST_PROXY: ${TRUST_PROXY_MESSAGE}`],
+    [{ TRUST_PROXY: "10.0.0.0/33" }, `TRUST_PROXY: ${TRUST_PROXY_MESSAGE}`],
+    [{ TRUST_PROXY: "999" }, `TRUST_PROXY: ${TRUST_PROXY_MESSAGE}`],
     [
       { LOG_LEVEL: "loud" },
       "LOG_LEVEL: LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent",

@@ -1,18 +1,41 @@
+import { isIP } from "node:net";
 import path from "node:path";
 import { z } from "zod";
-
-const booleanish = (name: string) =>
-  z
-    .enum(["true", "false", "1", "0", "yes", "no"], {
-      error: `${name} must be true or false (or 1/0, yes/no)`,
-    })
-    .transform((v) => v === "true" || v === "1" || v === "yes");
+import { trimEndChars } from "../core/text";
 
 const positiveInt = (name: string) =>
   z.coerce
     .number({ error: `${name} must be a whole number of at least 1` })
     .int(`${name} must be a whole number of at least 1`)
     .min(1, `${name} must be a whole number of at least 1`);
+
+export const TRUST_PROXY_MESSAGE =
+  "TRUST_PROXY must be the number of reverse proxies in front of the server (1 for one), or a comma-separated list of their addresses or CIDR ranges";
+
+/**
+ * How far X-Forwarded-For is believed (issue 24): a number of proxy hops, or the proxies' addresses.
+ * `true` (or yes) reads as one hop, never as "every hop": trusting every hop lets a client choose its
+ * own address for the sign-in limits by writing the left part of the header.
+ */
+export function parseTrustProxy(raw: string): false | number | string[] | null {
+  const value = raw.trim().toLowerCase();
+  if (value === "" || value === "false" || value === "no" || value === "0") return false;
+  if (value === "true" || value === "yes") return 1;
+  if (/^\d+$/.test(value)) return Number(value) <= 20 ? Number(value) : null;
+  const entries = value
+    .split(",")
+    .map((e) => e.trim())
+    .filter(Boolean);
+  const valid = entries.every((entry) => {
+    const [address = "", prefix, extra] = entry.split("/");
+    const family = isIP(address);
+    if (family === 0 || extra !== undefined) return false;
+    if (prefix === undefined) return true;
+    if (!/^\d{1,3}$/.test(prefix)) return false;
+    return Number(prefix) <= (family === 4 ? 32 : 128);
+  });
+  return valid && entries.length > 0 ? entries : null;
+}
 
 const ZEnv = z.object({
   NODE_ENV: z
@@ -41,10 +64,20 @@ const ZEnv = z.object({
     .transform((s) =>
       s
         .split(",")
-        .map((o) => o.trim().replace(/\/+$/, ""))
+        .map((o) => trimEndChars(o.trim(), "/"))
         .filter(Boolean),
     ),
-  TRUST_PROXY: booleanish("TRUST_PROXY").default(false),
+  TRUST_PROXY: z
+    .string()
+    .default("false")
+    .transform((raw, ctx) => {
+      const parsed = parseTrustProxy(raw);
+      if (parsed === null) {
+        ctx.addIssue({ code: "custom", message: TRUST_PROXY_MESSAGE });
+        return z.NEVER;
+      }
+      return parsed;
+    }),
   LOG_LEVEL: z
     .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"], {
       error: "LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent",
@@ -52,7 +85,13 @@ const ZEnv = z.object({
     .default("info"),
   LOGIN_MAX_FAILURES_PER_USER: positiveInt("LOGIN_MAX_FAILURES_PER_USER").default(10),
   LOGIN_MAX_FAILURES_PER_IP: positiveInt("LOGIN_MAX_FAILURES_PER_IP").default(100),
+  LOGIN_MAX_FAILURES_PER_ACCOUNT: positiveInt("LOGIN_MAX_FAILURES_PER_ACCOUNT").default(100),
   LOGIN_WINDOW_MINUTES: positiveInt("LOGIN_WINDOW_MINUTES").default(10),
+  REGISTRATIONS_PER_HOUR_PER_IP: z.coerce
+    .number({ error: "REGISTRATIONS_PER_HOUR_PER_IP must be a whole number (0: no limit)" })
+    .int("REGISTRATIONS_PER_HOUR_PER_IP must be a whole number (0: no limit)")
+    .min(0, "REGISTRATIONS_PER_HOUR_PER_IP must be a whole number (0: no limit)")
+    .default(10),
   SESSION_CACHE_SECONDS: z.coerce
     .number({ error: "SESSION_CACHE_SECONDS must be a whole number from 0 to 300" })
     .int("SESSION_CACHE_SECONDS must be a whole number from 0 to 300")

@@ -1,29 +1,16 @@
-import { Writable } from "node:stream";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildApp, serverLoggerOptions } from "./app";
-import { DEFAULT_THROTTLE } from "./auth/throttle";
+import { appWithCapturedLogs } from "./test/logged-app";
 import { createHarness, type Harness } from "./test/harness";
 
 /** Issue 2: structured logs that never contain passwords or tokens, at the most verbose level. */
 let h: Harness;
 let app: FastifyInstance;
-const lines: string[] = [];
+let lines: string[] = [];
 
 beforeAll(async () => {
   h = await createHarness();
-  const stream = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      lines.push(...chunk.toString().split("\n").filter(Boolean));
-      done();
-    },
-  });
-  app = await buildApp({
-    handle: h.db,
-    config: { aiModel: null, throttle: DEFAULT_THROTTLE },
-    logger: { ...serverLoggerOptions("trace"), stream },
-    webDir: null,
-  });
+  ({ app, lines } = await appWithCapturedLogs(h, "trace"));
 });
 afterAll(async () => {
   await app?.close();
@@ -131,7 +118,7 @@ describe("the server's logs", () => {
     const log = lines.join("\n");
     // The logs are really there: every request and its completion, and the proxy hint.
     expect(lines.filter((l) => l.includes('"msg":"incoming request"')).length).toBeGreaterThan(7);
-    expect(log).toContain("TRUST_PROXY=true");
+    expect(log).toContain("TRUST_PROXY=1");
     expect(log).toContain('"msg":"a careless log line"');
     expect(log).toContain("[redacted]");
     for (const secret of secrets) expect(log).not.toContain(secret);

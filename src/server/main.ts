@@ -16,6 +16,11 @@ async function main(): Promise<void> {
     process.exit(1);
   }
   const logger = pino(serverLoggerOptions(env.LOG_LEVEL));
+  if (/^\s*(true|yes)\s*$/i.test(process.env.TRUST_PROXY ?? "")) {
+    logger.warn(
+      "TRUST_PROXY=true is read as 1: the address one reverse proxy in front reports. Write the number of proxies (TRUST_PROXY=2) or their addresses (TRUST_PROXY=10.0.0.5,10.0.1.0/24) to say more.",
+    );
+  }
 
   let handle;
   try {
@@ -37,7 +42,9 @@ async function main(): Promise<void> {
       throttle: {
         maxPerUser: env.LOGIN_MAX_FAILURES_PER_USER,
         maxPerIp: env.LOGIN_MAX_FAILURES_PER_IP,
+        maxPerAccount: env.LOGIN_MAX_FAILURES_PER_ACCOUNT,
         windowMinutes: env.LOGIN_WINDOW_MINUTES,
+        registrationsPerHour: env.REGISTRATIONS_PER_HOUR_PER_IP,
       },
       aiModel: createAiModel(env),
     },

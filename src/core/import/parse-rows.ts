@@ -1,4 +1,5 @@
 import { firstAnswerLetter, readAnswerCell } from "./answer-cell";
+import { dropNul, trimEndChars } from "../text";
 import { parseQuestionsText } from "../parsing/questions-text";
 import { ImportError, QUESTION_COLUMN_REQUIRED_MESSAGE } from "./errors";
 import {
@@ -43,7 +44,8 @@ function cellText(row: Row | undefined, column: number | null | undefined): stri
   if (!row || column === null || column === undefined) return "";
   if (!Number.isInteger(column) || column < 0 || column >= row.length) return "";
   const value = row[column];
-  if (typeof value === "string") return value.trim();
+  // A file's NUL characters are dropped: PostgreSQL cannot store them (issue 24).
+  if (typeof value === "string") return dropNul(value).trim();
   if (typeof value === "number" || typeof value === "boolean") return String(value);
   return "";
 }
@@ -93,11 +95,7 @@ type Role =
   | { role: "number"; strength: number };
 
 function normaliseLabel(label: string): string {
-  return label
-    .toLowerCase()
-    .replace(/[_\s]+/g, " ")
-    .replace(/[:.]+$/, "")
-    .trim();
+  return trimEndChars(label.toLowerCase().replace(/[_\s]+/g, " "), ":.").trim();
 }
 
 const NUMBER_LABEL =
@@ -498,8 +496,8 @@ export function parseRows(rows: Rows, settings: ImportSettings): ParseRowsResult
   return parseStandard(rows, settings);
 }
 
-const STANDARD_NUMBER = /^(\d{1,4})\s*[.)](?!\d)\s*([\s\S]*)$/;
-const STANDARD_OPTION = /^([A-E])\s*[.)]\s*([\s\S]*)$/;
+const STANDARD_NUMBER = /^(\d{1,4})\s*[.)](?!\d)([\s\S]*)$/;
+const STANDARD_OPTION = /^([A-E])\s*[.)]([\s\S]*)$/;
 
 /**
  * Standard: a cell starting '12.' or '12)' starts question 12, a cell starting 'A.' or 'A)' fills

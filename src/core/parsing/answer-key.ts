@@ -1,3 +1,4 @@
+import { dropNul } from "../text";
 import { isLetter, letterFromIndex, type Letter } from "../import/types";
 
 export type AnswerMap = Record<number, Letter>;
@@ -37,7 +38,7 @@ const MAX_QUESTION_NUMBER = 9_999;
  * Dropped questions ('Drop', 'Bonus', 'Deleted') are skipped with a warning.
  */
 export function parseAnswerKey(text: string): AnswerKeyResult {
-  const lines = String(text)
+  const lines = dropNul(String(text))
     .replace(/^\uFEFF/, "")
     .split(/\r\n?|\n/);
   const builder = new KeyBuilder();
@@ -184,7 +185,7 @@ function linePairs(line: string): Pair[] {
   const first = LETTER_FIRST.exec(line);
   if (first?.[1] && first[2]) {
     const token = tokenOf(first[1]);
-    return first[2].split(/\s*[,;]\s*/).map((n) => ({ number: Number(n), answer: token }));
+    return first[2].split(/[,;]/).map((n) => ({ number: Number(n.trim()), answer: token }));
   }
 
   const markers: { number: number; start: number; end: number }[] = [];

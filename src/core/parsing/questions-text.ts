@@ -1,3 +1,4 @@
+import { dropNul } from "../text";
 import {
   emptyOptions,
   letterFromIndex,
@@ -221,7 +222,7 @@ function toQuestion(draft: Draft, ctx: PasteContext): ParsedQuestion | null {
 // Lines
 
 function normalise(text: string): string[] {
-  return String(text)
+  return dropNul(String(text))
     .replace(/^\uFEFF/, "")
     .replace(/\r\n?/g, "\n")
     .replace(/[\u00a0\u2007\u202f]/g, " ")
@@ -305,11 +306,11 @@ type LineKind =
 
 const HEADER = /^([A-Z]{1,3}\d[A-Z0-9]{1,6})\s*\(([A-Ea-e])\)$/;
 const NUMBERED =
-  /^(?:(?:question|q)\s*(?:#\s*)?(\d{1,4})(?![\d.]\d)\s*(?:[.):–-]\s*)?|(\d{1,4})\s*[.)](?!\d)\s*)(.*)$/i;
-const OPTION = /^(?:\(([A-Ea-e])\)|([A-Ea-e])\s*[.)])\s*(.*)$/;
+  /^(?:(?:question|q)\s*(?:#\s*)?(\d{1,4})(?![\d.]\d)(?:\s*[.):–-])?|(\d{1,4})\s*[.)](?!\d))(.*)$/i;
+const OPTION = /^(?:\(([A-Ea-e])\)|([A-Ea-e])\s*[.)])(.*)$/;
 const ANSWER =
-  /^(?:correct\s+answer|correct\s+option|answer\s+key|answer|ans|key)\s*(?:is\s+)?(?:[:=–-]\s*)?(?:\(\s*)?([A-Ea-e1-5])\s*\)?(?![A-Za-z0-9])[.):]?\s*(.*)$/i;
-const EXPLANATION = /^(?:explanation|rationale|discussion)\s*[:.–-]\s*(.*)$/i;
+  /^(?:correct\s+answer|correct\s+option|answer\s+key|answer|ans|key)\s*(?:is\s+)?(?:[:=–-]\s*)?(?:\(\s*)?([A-Ea-e1-5])(?:\s*\))?(?![A-Za-z0-9])[.):]?(.*)$/i;
+const EXPLANATION = /^(?:explanation|rationale|discussion)\s*[:.–-](.*)$/i;
 
 function classify(line: string): LineKind {
   const t = line.trim();

@@ -65,3 +65,26 @@ export const ZDueQuery = z.object({
   offset: z.coerce.number().int().min(0).default(0),
 });
 export type TDueQuery = z.output<typeof ZDueQuery>;
+
+export const SCHEDULER_MESSAGES = {
+  SCHEDULER: "Scheduler must be SM-2 or FSRS",
+  RETENTION: "Desired retention must be between 0.70 and 0.97",
+  MAX_INTERVAL: "Maximum interval must be a whole number of days from 1 to 36500",
+} as const;
+
+/** Settings > Study (issue 19): each field optional, so one can change without the others. */
+export const ZSchedulerInput = z.object({
+  scheduler: z.enum(["sm2", "fsrs"], { error: SCHEDULER_MESSAGES.SCHEDULER }).optional(),
+  desiredRetention: z
+    .number({ error: SCHEDULER_MESSAGES.RETENTION })
+    .min(0.7, SCHEDULER_MESSAGES.RETENTION)
+    .max(0.97, SCHEDULER_MESSAGES.RETENTION)
+    .optional(),
+  maximumInterval: z
+    .number({ error: SCHEDULER_MESSAGES.MAX_INTERVAL })
+    .int(SCHEDULER_MESSAGES.MAX_INTERVAL)
+    .min(1, SCHEDULER_MESSAGES.MAX_INTERVAL)
+    .max(36_500, SCHEDULER_MESSAGES.MAX_INTERVAL)
+    .optional(),
+});
+export type TSchedulerInput = z.output<typeof ZSchedulerInput>;

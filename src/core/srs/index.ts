@@ -18,6 +18,10 @@ export interface StudyState {
   /** Null until the first review: never studied counts as due. */
   dueAt: Date | null;
   lastReviewedAt: Date | null;
+  /** FSRS memory state (issue 19): stability in days; null/absent while SM-2 schedules. */
+  stability?: number | null;
+  /** FSRS difficulty (1-10), not the rating buttons' difficulty; null/absent while SM-2 schedules. */
+  fsrsDifficulty?: number | null;
 }
 
 const DAY_MS = 86_400_000;

@@ -2,6 +2,7 @@
  * Study statistics computed from the review log (DESIGN §5 replaces the spec's browser-kept counters),
  * plus the PRITE score summary and ranking helpers. Pure: the clock and time zone are arguments.
  */
+import { LRUCache } from "lru-cache";
 import {
   CATEGORY_EXTREMES_COUNT,
   CATEGORY_EXTREMES_MIN_ANSWERS,
@@ -13,32 +14,84 @@ import {
 // ---------------------------------------------------------------------------------------------
 // Days in the user's time zone
 
-const dayFormatters = new Map<string, Intl.DateTimeFormat>();
+/**
+ * Caches keyed by what a client sends must not grow with it (issue 24): a zone's spellings (any letter
+ * case of a name, from the x-time-zone header) map to the runtime's canonical name in a bounded cache,
+ * and the formatters and offsets are kept per canonical zone, also bounded. docs/decisions/161 lists
+ * every module-level cache and who controls its keys.
+ */
+const canonicalBySpelling = new LRUCache<string, string>({ max: 1_000 });
+const INVALID_ZONE = "";
 
-function dayFormatter(timeZone: string): Intl.DateTimeFormat | null {
-  const cached = dayFormatters.get(timeZone);
+interface ZoneCache {
+  day: Intl.DateTimeFormat;
+  offset: Intl.DateTimeFormat;
+  /** The offset (ms) of each quarter hour seen, or null when it holds a transition. */
+  quarters: Map<number, number | null>;
+}
+/** Per canonical zone; a server sees few zones, and a zone's quarter-hour table is capped below. */
+const zones = new LRUCache<string, ZoneCache>({ max: 32 });
+
+/**
+ * The runtime's own name for a time zone (`america/new_york` → `America/New_York`), or null when the
+ * runtime does not know it.
+ */
+export function canonicalTimeZone(timeZone: string | null | undefined): string | null {
+  if (typeof timeZone !== "string" || timeZone === "" || timeZone.length > 64) return null;
+  let canonical = canonicalBySpelling.get(timeZone);
+  if (canonical === undefined) {
+    try {
+      canonical = new Intl.DateTimeFormat("en-US", { timeZone }).resolvedOptions().timeZone;
+    } catch {
+      canonical = INVALID_ZONE;
+    }
+    canonicalBySpelling.set(timeZone, canonical);
+  }
+  return canonical === INVALID_ZONE ? null : canonical;
+}
+
+function zoneCache(zone: string): ZoneCache | null {
+  const cached = zones.get(zone);
   if (cached) return cached;
   try {
-    const formatter = new Intl.DateTimeFormat("en-CA", {
-      timeZone,
-      year: "numeric",
-      month: "2-digit",
-      day: "2-digit",
-    });
-    dayFormatters.set(timeZone, formatter);
-    return formatter;
+    const entry: ZoneCache = {
+      day: new Intl.DateTimeFormat("en-CA", {
+        timeZone: zone,
+        year: "numeric",
+        month: "2-digit",
+        day: "2-digit",
+      }),
+      offset: new Intl.DateTimeFormat("en-US", {
+        timeZone: zone,
+        hourCycle: "h23",
+        year: "numeric",
+        month: "numeric",
+        day: "numeric",
+        hour: "numeric",
+        minute: "numeric",
+        second: "numeric",
+      }),
+      quarters: new Map(),
+    };
+    zones.set(zone, entry);
+    return entry;
   } catch {
     return null;
   }
 }
 
-export function isValidTimeZone(timeZone: string | null | undefined): boolean {
-  return typeof timeZone === "string" && timeZone !== "" && dayFormatter(timeZone) !== null;
+/** How many entries the time-zone caches hold now (tests and the memory bench watch the bounds). */
+export function timeZoneCacheSizes(): { spellings: number; zones: number } {
+  return { spellings: canonicalBySpelling.size, zones: zones.size };
 }
 
-/** The IANA zone itself, or 'UTC' when it is missing or unknown to this runtime. */
+export function isValidTimeZone(timeZone: string | null | undefined): boolean {
+  return canonicalTimeZone(timeZone) !== null;
+}
+
+/** The canonical IANA zone, or 'UTC' when it is missing or unknown to this runtime. */
 export function resolveTimeZone(timeZone: string | null | undefined): string {
-  return isValidTimeZone(timeZone) ? (timeZone as string) : "UTC";
+  return canonicalTimeZone(timeZone) ?? "UTC";
 }
 
 /** 'YYYY-MM-DD' of the calendar day `date` falls on in `timeZone` (an invalid zone reads as UTC). */
@@ -57,54 +110,33 @@ export function localDayKey(date: Date, timeZone: string): string {
 }
 
 function exactDayKey(date: Date, zone: string): string {
-  const formatter = dayFormatter(zone) ?? dayFormatter("UTC");
-  const parts = formatter!.formatToParts(date);
+  const formatter = (zoneCache(zone) ?? zoneCache("UTC"))!.day;
+  const parts = formatter.formatToParts(date);
   const get = (type: Intl.DateTimeFormatPartTypes) =>
     parts.find((p) => p.type === type)?.value ?? "";
   return `${get("year")}-${get("month")}-${get("day")}`;
 }
 
 const QUARTER_HOUR_MS = 15 * 60_000;
-/** Per zone: the offset (ms) of each quarter hour seen, or null when it holds a transition. */
-const quarterOffsets = new Map<string, Map<number, number | null>>();
-const QUARTERS_KEPT = 50_000;
+const QUARTERS_KEPT = 20_000;
 
 function quarterOffset(zone: string, quarter: number): number | null {
-  let offsets = quarterOffsets.get(zone);
-  if (!offsets) quarterOffsets.set(zone, (offsets = new Map()));
+  const entry = zoneCache(zone);
+  if (!entry) return null;
+  const offsets = entry.quarters;
   const cached = offsets.get(quarter);
   if (cached !== undefined) return cached;
   const start = quarter * QUARTER_HOUR_MS;
-  const a = offsetAt(zone, start);
-  const b = offsetAt(zone, start + QUARTER_HOUR_MS - 1000);
+  const a = offsetAt(entry.offset, start);
+  const b = offsetAt(entry.offset, start + QUARTER_HOUR_MS - 1000);
   const offset = a !== null && a === b ? a : null;
   if (offsets.size >= QUARTERS_KEPT) offsets.clear();
   offsets.set(quarter, offset);
   return offset;
 }
 
-const offsetFormatters = new Map<string, Intl.DateTimeFormat>();
-
 /** Local wall time minus UTC at `ms` (whole seconds), or null if the zone cannot be read. */
-function offsetAt(zone: string, ms: number): number | null {
-  let formatter = offsetFormatters.get(zone);
-  if (!formatter) {
-    try {
-      formatter = new Intl.DateTimeFormat("en-US", {
-        timeZone: zone,
-        hourCycle: "h23",
-        year: "numeric",
-        month: "numeric",
-        day: "numeric",
-        hour: "numeric",
-        minute: "numeric",
-        second: "numeric",
-      });
-    } catch {
-      return null;
-    }
-    offsetFormatters.set(zone, formatter);
-  }
+function offsetAt(formatter: Intl.DateTimeFormat, ms: number): number | null {
   const fields: Record<string, number> = {};
   for (const part of formatter.formatToParts(ms)) {
     if (part.type !== "literal") fields[part.type] = Number(part.value);

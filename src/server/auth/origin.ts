@@ -9,7 +9,7 @@ export const ORIGIN_REFUSED = "Request origin not allowed";
 /** Told to the operator (in the log) when the refusal looks like a missing TRUST_PROXY. */
 export const TRUST_PROXY_HINT =
   "A cookie request from an https:// page was refused because this server sees plain http://. " +
-  "Behind an HTTPS proxy, set TRUST_PROXY=true so the server knows the address the browser used.";
+  "Behind an HTTPS proxy, set TRUST_PROXY=1 (the number of proxies in front) so the server knows the address the browser used.";
 
 /**
  * A state-changing request that rides on the session cookie must come from our own page

@@ -1,30 +1,45 @@
-import { and, desc, eq, gt, lt, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, gt, lt, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { loginAttempts } from "../db/schema";
 
 export interface ThrottleLimits {
+  /** Failed password checks for one account from one address. */
   maxPerUser: number;
+  /** Failed password checks from one address, all accounts together. */
   maxPerIp: number;
+  /**
+   * Failed password checks for one account from all addresses together: the ceiling on distributed
+   * guessing, ten times the per-address limit by default, so one address can never reach it alone.
+   */
+  maxPerAccount?: number;
   windowMinutes: number;
+  /** Accounts created from one address per hour (0: unlimited). */
+  registrationsPerHour?: number;
 }
 
 export const DEFAULT_THROTTLE: ThrottleLimits = {
   maxPerUser: 10,
   maxPerIp: 100,
+  maxPerAccount: 100,
   windowMinutes: 10,
+  registrationsPerHour: 10,
 };
+
+const SIGN_IN = "sign-in";
+const REGISTER = "register";
+const REGISTRATION_WINDOW_MS = 60 * 60_000;
 
 // Advisory lock classes (the first key of pg_advisory_xact_lock(int, int)); any constants work.
 const USERNAME_LOCK = 70_111_010;
 const IP_LOCK = 70_111_011;
 
 /**
- * When the block on one key (a username or an IP) lifts, or null when that key is not blocked.
- * The window slides: the block lifts when the `max`-th newest attempt falls out of it.
+ * When the block on one key (an account, an address, or both) lifts, or null when that key is not
+ * blocked. The window slides: the block lifts when the `max`-th newest attempt falls out of it.
  */
 async function blockedUntil(
   db: Db,
-  key: SQL,
+  key: SQL | undefined,
   max: number,
   now: Date,
   windowMs: number,
@@ -39,7 +54,17 @@ async function blockedUntil(
   return pivot ? pivot.at.getTime() + windowMs : null;
 }
 
-/** Whole minutes until sign-in is allowed again (at least 1), or 0 when it is allowed now. */
+function minutesUntil(until: number, now: Date): number {
+  if (until <= now.getTime()) return 0;
+  return Math.max(1, Math.ceil((until - now.getTime()) / 60_000));
+}
+
+/**
+ * Whole minutes until a password check is allowed again (at least 1), or 0 when it is allowed now.
+ * Limited per account and address, per address, and per account from all addresses with a ceiling
+ * one address cannot reach: another address's failures never lock an owner out
+ * (docs/decisions/160-no-targeted-lockout.md).
+ */
 export async function signInBlockedFor(
   db: Db,
   usernameKey: string,
@@ -48,25 +73,24 @@ export async function signInBlockedFor(
   limits: ThrottleLimits,
 ): Promise<number> {
   const windowMs = limits.windowMinutes * 60_000;
+  const signIn = eq(loginAttempts.kind, SIGN_IN);
+  const account = eq(loginAttempts.usernameKey, usernameKey);
+  const address = eq(loginAttempts.ip, ip);
+  const maxPerAccount = limits.maxPerAccount ?? limits.maxPerUser * 10;
   const until = Math.max(
-    (await blockedUntil(
-      db,
-      eq(loginAttempts.usernameKey, usernameKey),
-      limits.maxPerUser,
-      now,
-      windowMs,
-    )) ?? 0,
-    (await blockedUntil(db, eq(loginAttempts.ip, ip), limits.maxPerIp, now, windowMs)) ?? 0,
+    (await blockedUntil(db, and(signIn, account, address), limits.maxPerUser, now, windowMs)) ?? 0,
+    (await blockedUntil(db, and(signIn, address), limits.maxPerIp, now, windowMs)) ?? 0,
+    (await blockedUntil(db, and(signIn, account), maxPerAccount, now, windowMs)) ?? 0,
   );
-  if (until <= now.getTime()) return 0;
-  return Math.max(1, Math.ceil((until - now.getTime()) / 60_000));
+  return minutesUntil(until, now);
 }
 
 /**
  * Checks the limits and records the attempt in one step, before the password is verified: under a lock
  * on the username and one on the IP, so parallel guesses cannot all pass the check before any of them
- * is counted. The caller deletes the attempt again when the password turns out right
- * (docs/decisions/060-sign-in-throttle-under-concurrency.md).
+ * is counted. The caller forgets the attempt again when the password turns out right
+ * (docs/decisions/060-sign-in-throttle-under-concurrency.md). Sign-in and the current password of a
+ * password change share this store and these limits.
  * Answers the minutes to wait when blocked (nothing recorded), or 0 when the attempt was recorded.
  */
 export async function reserveSignInAttempt(
@@ -82,14 +106,55 @@ export async function reserveSignInAttempt(
     await tx.execute(sql`select pg_advisory_xact_lock(${IP_LOCK}, hashtext(${ip}))`);
     const blockedMinutes = await signInBlockedFor(tx, usernameKey, ip, now, limits);
     if (blockedMinutes > 0) return blockedMinutes;
-    await tx.insert(loginAttempts).values({ usernameKey, ip, attemptedAt: now });
+    await tx.insert(loginAttempts).values({ usernameKey, ip, kind: SIGN_IN, attemptedAt: now });
     return 0;
   });
 }
 
-/** A successful sign-in forgets the username's failures, the reserved attempt among them. */
-export async function clearSignInFailures(db: Db, usernameKey: string): Promise<void> {
-  await db.delete(loginAttempts).where(eq(loginAttempts.usernameKey, usernameKey));
+/**
+ * A right password forgets this account's failures from this address (the reserved attempt among
+ * them); failures from other addresses still count toward the account's ceiling.
+ */
+export async function clearSignInFailures(db: Db, usernameKey: string, ip: string): Promise<void> {
+  await db
+    .delete(loginAttempts)
+    .where(
+      and(
+        eq(loginAttempts.kind, SIGN_IN),
+        eq(loginAttempts.usernameKey, usernameKey),
+        eq(loginAttempts.ip, ip),
+      ),
+    );
+}
+
+/**
+ * Registration per address (issue 24): counts the accounts created from `ip` in the last hour and
+ * records this one, under the address's lock. Answers the minutes to wait, or 0 when recorded.
+ */
+export async function reserveRegistration(
+  db: Db,
+  ip: string,
+  now: Date,
+  limits: ThrottleLimits,
+): Promise<number> {
+  const max = limits.registrationsPerHour ?? 0;
+  if (max <= 0) return 0;
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(${IP_LOCK}, hashtext(${ip}))`);
+    const until = await blockedUntil(
+      tx,
+      and(eq(loginAttempts.kind, REGISTER), eq(loginAttempts.ip, ip)),
+      max,
+      now,
+      REGISTRATION_WINDOW_MS,
+    );
+    const minutes = minutesUntil(until ?? 0, now);
+    if (minutes > 0) return minutes;
+    await tx
+      .insert(loginAttempts)
+      .values({ usernameKey: "", ip, kind: REGISTER, attemptedAt: now });
+    return 0;
+  });
 }
 
 /** Old rows are worthless once outside every window; trimming keeps the table small. */
@@ -98,7 +163,14 @@ export async function pruneSignInFailures(
   now: Date,
   limits: ThrottleLimits,
 ): Promise<void> {
+  const signInSince = new Date(now.getTime() - limits.windowMinutes * 60_000);
+  const registerSince = new Date(now.getTime() - REGISTRATION_WINDOW_MS);
   await db
     .delete(loginAttempts)
-    .where(lt(loginAttempts.attemptedAt, new Date(now.getTime() - limits.windowMinutes * 60_000)));
+    .where(
+      or(
+        and(eq(loginAttempts.kind, SIGN_IN), lt(loginAttempts.attemptedAt, signInSince)),
+        lt(loginAttempts.attemptedAt, registerSince),
+      ),
+    );
 }

@@ -1,4 +1,4 @@
-import type { RestRegistrar } from "./index";
+import type { RestRegistrar } from "./route";
 
 /** SPEC §7 `GET /admin/users`, plus the dashboard's figures for REST clients. */
 export const registerAdminRoutes: RestRegistrar = (route) => {

@@ -1,12 +1,14 @@
-import type { RestRegistrar } from "./index";
+import type { RestRegistrar } from "./route";
 
-/** SPEC §7: the AI path answers `{success, data, error}`; the parser path `{questions}`. */
+/** SPEC §7: the AI path answers `{success, data, error}`; the parser path the list itself (decision 150). */
 export const registerAiRoutes: RestRegistrar = (route) => {
   route("POST", "/api/openai", (caller, req) => caller.ai.process(req.body as never), {
     withSuccess: true,
     withError: true,
   });
-  route("POST", "/api/parser/questions", (caller, req) =>
-    caller.parser.questions(req.body as never),
+  route(
+    "POST",
+    "/api/parser/questions",
+    async (caller, req) => (await caller.parser.questions(req.body as never)).questions,
   );
 };

@@ -1,7 +1,7 @@
 import type { FastifyRequest } from "fastify";
 import { notFound } from "../errors";
 import { ANSWER_KEY_MESSAGES } from "../features/answer-keys/answer-keys.types";
-import type { RestRegistrar } from "./index";
+import type { RestRegistrar } from "./route";
 
 type PartYearParams = { part: string; year: string };
 const partYear = (req: FastifyRequest) => {

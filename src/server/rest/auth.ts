@@ -1,10 +1,12 @@
-import type { RestRegistrar } from "./index";
+import type { RestRegistrar } from "./route";
 
 export const registerAuthRoutes: RestRegistrar = (route) => {
   route("POST", "/api/auth/register", (caller, req) => caller.auth.register(req.body as never), {
     status: 201,
   });
   route("POST", "/api/auth/login", (caller, req) => caller.auth.login(req.body as never));
-  route("GET", "/api/auth/me", async (caller) => ({ user: await caller.auth.me() }));
-  route("POST", "/api/auth/logout", (caller) => caller.auth.logout());
+  // SPEC §7 `GET /auth/me`: the body is the user itself (decision 150).
+  route("GET", "/api/auth/me", (caller) => caller.auth.me());
+  // Answers `{success}`, so failures carry `success: false` like every such path (DESIGN §6).
+  route("POST", "/api/auth/logout", (caller) => caller.auth.logout(), { withSuccess: true });
 };

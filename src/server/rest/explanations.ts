@@ -1,4 +1,4 @@
-import type { RestRegistrar } from "./index";
+import type { RestRegistrar } from "./route";
 
 /** SPEC §7: both paths answer `{explanation}` / `{message, question}`; failures carry `error` too. */
 export const registerExplanationRoutes: RestRegistrar = (route) => {

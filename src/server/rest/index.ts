@@ -1,6 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import type { HttpContextFactory } from "../http-context";
-import { restRoute, type Caller, type RestOptions } from "./adapter";
+import { restRoute } from "./adapter";
+import type { RestRegistrar, Route } from "./route";
 import { registerAdminRoutes } from "./admin";
 import { registerAuthRoutes } from "./auth";
 import { registerUserRoutes } from "./users";
@@ -10,19 +11,6 @@ import { registerStudyRoutes } from "./study";
 import { registerQuestionRoutes } from "./questions";
 import { registerAnswerKeyRoutes } from "./answer-keys";
 import { registerAiRoutes } from "./ai";
-
-type Route = (
-  method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE",
-  url: string,
-  handler: (
-    caller: Caller,
-    req: import("fastify").FastifyRequest,
-    reply: import("fastify").FastifyReply,
-  ) => Promise<unknown>,
-  opts?: RestOptions,
-) => void;
-
-export type RestRegistrar = (route: Route) => void;
 
 /** One file per area; each adds its documented paths here. */
 const registrars: RestRegistrar[] = [

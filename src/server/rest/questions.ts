@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
-import { BULK_BODY_LIMIT } from "../app";
+import { BULK_BODY_LIMIT } from "../body-limits";
 import type { QuestionPage } from "../features/questions/questions.types";
-import type { RestRegistrar } from "./index";
+import type { RestRegistrar } from "./route";
 
 type Query = Record<string, unknown>;
 

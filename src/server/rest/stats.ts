@@ -1,4 +1,4 @@
-import type { RestRegistrar } from "./index";
+import type { RestRegistrar } from "./route";
 
 /** SPEC §7 `GET /stats/comparative` → `{success, data: {overall, pgyLevel, timeBasedRanking}}`. */
 export const registerStatsRoutes: RestRegistrar = (route) => {

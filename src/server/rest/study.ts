@@ -1,4 +1,4 @@
-import type { RestRegistrar } from "./index";
+import type { RestRegistrar } from "./route";
 
 /** Header carrying the full size of the due list; the body stays the documented list (decision 022). */
 export const TOTAL_COUNT_HEADER = "x-total-count";

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from "fastify";
-import type { RestRegistrar } from "./index";
+import type { RestRegistrar } from "./route";
 
 function body(req: FastifyRequest): Record<string, unknown> {
   return typeof req.body === "object" && req.body !== null && !Array.isArray(req.body)
@@ -46,21 +46,22 @@ export const registerUserRoutes: RestRegistrar = (route) => {
   );
   route("DELETE", "/api/users/account", (caller) => caller.users.deleteAccount(), withSuccess);
 
-  route("GET", "/api/users/prite-scores", (caller) => caller.scores.list());
-  route("GET", "/api/users/prite-scores/:id", (caller, req) =>
-    caller.scores.get({ id: idParam(req) }),
-  );
+  // The original client reads `data.scores` and `data.score` (decision 150); delete keeps `{message}`.
+  route("GET", "/api/users/prite-scores", async (caller) => ({
+    scores: await caller.scores.list(),
+  }));
+  route("GET", "/api/users/prite-scores/:id", async (caller, req) => ({
+    score: await caller.scores.get({ id: idParam(req) }),
+  }));
   route(
     "POST",
     "/api/users/prite-scores",
-    (caller, req) => caller.scores.create(body(req) as never),
-    {
-      status: 201,
-    },
+    async (caller, req) => ({ score: await caller.scores.create(body(req) as never) }),
+    { status: 201 },
   );
-  route("PUT", "/api/users/prite-scores/:id", (caller, req) =>
-    caller.scores.update({ ...body(req), id: idParam(req) } as never),
-  );
+  route("PUT", "/api/users/prite-scores/:id", async (caller, req) => ({
+    score: await caller.scores.update({ ...body(req), id: idParam(req) } as never),
+  }));
   route("DELETE", "/api/users/prite-scores/:id", (caller, req) =>
     caller.scores.delete({ id: idParam(req) }),
   );

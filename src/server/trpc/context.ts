@@ -27,6 +27,9 @@ export interface ContextInnerOptions {
   now?: () => Date;
 }
 
+/** The address of an in-process caller (the CLI's local mode, tests): no network is involved. */
+export const LOCAL_CALLER_IP = "local";
+
 /** Transport-free context: tests, REST, CLI and the HTTP adapter all build it here. */
 export function createContextInner(opts: ContextInnerOptions) {
   return {
@@ -38,7 +41,7 @@ export function createContextInner(opts: ContextInnerOptions) {
       aiModel: opts.config?.aiModel ?? null,
     } satisfies AppConfig,
     sessionCache: opts.sessionCache ?? null,
-    ip: opts.ip ?? "local",
+    ip: opts.ip ?? LOCAL_CALLER_IP,
     timeZone: opts.timeZone ?? null,
     returnToken: opts.returnToken ?? false,
     setSessionCookie: opts.setSessionCookie ?? (() => {}),

@@ -2,6 +2,7 @@ import { initTRPC, TRPCError } from "@trpc/server";
 import { ZodError } from "zod";
 import type { Context } from "./context";
 import { isDatabaseUnavailable, unavailableError } from "../db/unavailable";
+import { containsNul, withoutNul } from "../../core/text";
 
 /** The product's words for an error: a zod issue's own message rather than a JSON dump of issues. */
 export function errorMessage(error: unknown): string {
@@ -18,6 +19,18 @@ export function errorMessage(error: unknown): string {
   }
   return "Internal server error";
 }
+
+export const NUL_MESSAGE = "Text cannot contain the NUL character (U+0000)";
+
+/** Procedures that take pasted text or a file's contents: NUL is dropped there rather than refused. */
+const NUL_DROPPING_PROCEDURES = new Set([
+  "ai.process",
+  "parser.questions",
+  "answerKeys.importText",
+  "imports.checkDuplicates",
+  "imports.commit",
+  "questions.bulkCreate",
+]);
 
 const t = initTRPC.context<Context>().create({
   errorFormatter({ shape, error }) {
@@ -46,10 +59,22 @@ export const middleware = t.middleware;
  *   leaves, so the client's next request is checked against the database
  *   (docs/decisions/092-session-cache.md). Failed mutations too: one may have written before failing.
  */
-const procedureUpkeep = t.middleware(async ({ ctx, type, next }) => {
+const procedureUpkeep = t.middleware(async ({ ctx, type, path, getRawInput, next }) => {
+  // PostgreSQL cannot store U+0000 in text: refused with a clear 400 on every input, so no schema
+  // can forget it; pasted text and file contents drop it instead (issue 24).
+  // A body that does not parse is left to the procedure: one without input never reads it (a CLI
+  // mutation with an empty body), one with input answers the parse error itself.
+  const raw = await getRawInput().catch(() => undefined);
+  let cleaned: { input: unknown } | null = null;
+  if (containsNul(raw)) {
+    if (!NUL_DROPPING_PROCEDURES.has(path)) {
+      throw new TRPCError({ code: "BAD_REQUEST", message: NUL_MESSAGE });
+    }
+    cleaned = { input: withoutNul(raw) };
+  }
   let result;
   try {
-    result = await next();
+    result = cleaned ? await next({ getRawInput: async () => cleaned.input }) : await next();
   } finally {
     if (type === "mutation" && ctx.sessionCache) {
       if (ctx.user && !ctx.user.isAdmin) ctx.sessionCache.forgetUser(ctx.user.id);

@@ -46,6 +46,8 @@ export function createTrpcClient() {
         url: "/trpc",
         // Long batches of GET queries are split rather than risking proxies that cut long URLs.
         maxURLLength: 2000,
+        // The server refuses batches over 20 calls (TRPC_MAX_BATCH in src/server/app.ts).
+        maxItems: 20,
         headers: () => ({ "x-time-zone": browserTimeZone() }),
       }),
     ],

@@ -31,6 +31,9 @@ export const studyStates = pgTable(
     lapses: integer().notNull().default(0),
     dueAt: timestamp({ withTimezone: true }),
     lastReviewedAt: timestamp({ withTimezone: true }),
+    // FSRS memory state (issue 19); null while SM-2 schedules the card.
+    stability: doublePrecision(),
+    fsrsDifficulty: doublePrecision(),
     // The answer waiting for its difficulty rating, if any.
     pendingReviewId: bigint({ mode: "number" }),
     /**

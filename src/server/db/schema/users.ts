@@ -2,6 +2,8 @@ import { sql } from "drizzle-orm";
 import {
   bigint,
   boolean,
+  doublePrecision,
+  integer,
   index,
   pgTable,
   text,
@@ -29,6 +31,12 @@ export const users = pgTable(
     lastLogin: timestamp({ withTimezone: true }),
     // When the PRITE scores form was offered after registration (once; null = not yet offered).
     scoresOnboardingOfferedAt: timestamp({ withTimezone: true }),
+    // Study scheduler (issue 19): FSRS for new accounts; migration 0018 keeps existing accounts on SM-2.
+    scheduler: text().notNull().default("fsrs"),
+    desiredRetention: doublePrecision().notNull().default(0.9),
+    maximumInterval: integer().notNull().default(36_500),
+    // Fitted FSRS-6 weights (21, validated by src/core/srs/fsrs.ts); null = the defaults.
+    fsrsParameters: doublePrecision().array(),
   },
   (t) => [
     // Usernames and emails are unique regardless of case: "Alice" and "alice" are one person.
@@ -57,6 +65,8 @@ export const loginAttempts = pgTable(
     id: bigint({ mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
     usernameKey: text().notNull(),
     ip: text().notNull(),
+    /** 'sign-in': a password check that failed or is under way; 'register': an account created. */
+    kind: text().notNull().default("sign-in"),
     attemptedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [

@@ -1,23 +1,11 @@
 import fs from "node:fs";
 import path from "node:path";
-import type { LanguageModelV3GenerateResult } from "@ai-sdk/provider";
 import { MockLanguageModelV3 } from "ai/test";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createHarness, type Harness, type TestUser } from "../../test/harness";
+import { modelReply as reply } from "../../test/model";
 import { AI_MESSAGES } from "./ai.types";
 import { AI_RATE_LIMIT, aiLimiter } from "./ai.service";
-
-function reply(text: string): LanguageModelV3GenerateResult {
-  return {
-    content: [{ type: "text", text }],
-    finishReason: { unified: "stop", raw: "stop" },
-    usage: {
-      inputTokens: { total: 10, noCache: 10, cacheRead: 0, cacheWrite: 0 },
-      outputTokens: { total: 20, text: 20, reasoning: 0 },
-    },
-    warnings: [],
-  };
-}
 
 /** The first three blocks of the real NCVEC pool: ID line with the answer in parentheses, stem, A-D. */
 const NCVEC = fs
@@ -260,7 +248,7 @@ describe("POST /api/openai with a model", () => {
 });
 
 describe("POST /api/parser/questions", () => {
-  it("returns {questions} tagged with the part", async () => {
+  it("answers the list of questions, tagged with the part", async () => {
     const me = await withoutModel.user();
     const res = await post(withoutModel, me, "/api/parser/questions", {
       ocrText: NCVEC,
@@ -268,7 +256,7 @@ describe("POST /api/parser/questions", () => {
       year: 2023,
     });
     expect(res.statusCode).toBe(200);
-    const { questions } = res.json();
+    const questions = res.json();
     expect(questions).toHaveLength(3);
     expect(questions[0]).toMatchObject({ part: "2", year: 2023, correctAnswer: "D" });
   });

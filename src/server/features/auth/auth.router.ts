@@ -1,11 +1,19 @@
 import { ZChangePasswordInput, ZLoginInput, ZRegisterInput } from "../../../core/schemas";
+import { LOCAL_CALLER_IP } from "../../trpc/context";
 import { protectedProcedure, publicProcedure, router } from "../../trpc/init";
 import { loadUserJson } from "../users/user-json";
 import { changePassword, loginUser, logoutSession, registerUser } from "./auth.service";
 
 export const authRouter = router({
   register: publicProcedure.input(ZRegisterInput).mutation(async ({ ctx, input }) => {
-    const result = await registerUser(ctx.db, input, { now: ctx.now(), timeZone: ctx.timeZone });
+    const result = await registerUser(ctx.db, input, {
+      now: ctx.now(),
+      timeZone: ctx.timeZone,
+      // Limited per address, except an admin adding an account (`prite users add`) and in-process
+      // callers (the CLI's local mode).
+      ip: ctx.user?.isAdmin || ctx.ip === LOCAL_CALLER_IP ? undefined : ctx.ip,
+      limits: ctx.config.throttle,
+    });
     ctx.setSessionCookie(result.token, result.expiresAt);
     return {
       user: await loadUserJson(ctx.db, result.user),
@@ -38,7 +46,11 @@ export const authRouter = router({
   changePassword: protectedProcedure
     .input(ZChangePasswordInput)
     .mutation(async ({ ctx, input }) => {
-      await changePassword(ctx.db, ctx.user, ctx.session.id, input);
+      await changePassword(ctx.db, ctx.user, ctx.session.id, input, {
+        now: ctx.now(),
+        ip: ctx.ip,
+        limits: ctx.config.throttle,
+      });
       return { success: true, message: "Password changed successfully" };
     }),
 });

@@ -105,11 +105,11 @@ describe("sign-in and sessions", () => {
 
     const me = await rest("GET", "/api/auth/me", undefined, { "x-auth-token": token });
     expect(me.statusCode).toBe(200);
-    expect(me.json().user.username).toBe("Founder");
+    expect(me.json().username).toBe("Founder");
     const bearer = await rest("GET", "/api/auth/me", undefined, {
       authorization: `Bearer ${token}`,
     });
-    expect(bearer.json().user._id).toBe(user._id);
+    expect(bearer.json()._id).toBe(user._id);
   });
 
   it("answers 401 with a message without a valid token", async () => {

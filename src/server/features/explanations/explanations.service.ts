@@ -6,6 +6,7 @@ import { AppError, forbidden } from "../../errors";
 import type { QuestionJson } from "../questions/question-json";
 import { questionJsonFor, requireVisibleQuestion } from "../study/question-access";
 import { SlidingWindowLimiter } from "./rate-limit";
+import { trimLineEnds } from "../../../core/text";
 import {
   EXPLANATION_MESSAGES,
   type TGenerateExplanationRequest,
@@ -76,9 +77,7 @@ export async function generateExplanation(
 
 /** Line endings unified, runs of blank lines collapsed to one (the panel splits on blank lines). */
 export function normaliseExplanation(text: string): string {
-  return text
-    .replace(/\r\n?/g, "\n")
-    .replace(/[ \t]+\n/g, "\n")
+  return trimLineEnds(text.replace(/\r\n?/g, "\n"))
     .replace(/\n{3,}/g, "\n\n")
     .trim();
 }

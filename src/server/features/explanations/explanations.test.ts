@@ -1,23 +1,11 @@
-import type { LanguageModelV3GenerateResult } from "@ai-sdk/provider";
 import { MockLanguageModelV3 } from "ai/test";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { questions } from "../../db/schema";
 import { createHarness, type Harness, type TestUser } from "../../test/harness";
+import { modelReply as reply } from "../../test/model";
 import { addQuestion } from "../study/test-fixtures";
 import { EXPLANATION_RATE_LIMIT, explanationLimiter } from "./explanations.service";
-
-function reply(text: string): LanguageModelV3GenerateResult {
-  return {
-    content: [{ type: "text", text }],
-    finishReason: { unified: "stop", raw: "stop" },
-    usage: {
-      inputTokens: { total: 10, noCache: 10, cacheRead: 0, cacheWrite: 0 },
-      outputTokens: { total: 20, text: 20, reasoning: 0 },
-    },
-    warnings: [],
-  };
-}
 
 const EXPLANATION = "B is right because beta.\n\n\n\nA is wrong because alpha.  \n";
 let model: MockLanguageModelV3;

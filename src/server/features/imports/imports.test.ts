@@ -132,7 +132,8 @@ describe("imports.checkDuplicates", () => {
     expect(nearResult.matches[0]!.similarity.reasons[0]).toMatch(/^Question text is 9\d% similar$/);
     // Another user's public question may be skipped or kept alongside, never merged.
     expect(nearResult.matches[0]!.canMerge).toBe(false);
-    expect(nearResult.matches[0]!.question.creator).toBe(other.user.id);
+    // Another user's question, whose author keeps Public Profile off: anonymous (issue 24).
+    expect(nearResult.matches[0]!.question.creator).toBeNull();
 
     expect(results[2]).toEqual({ index: 2, isDuplicate: false, matches: [], repeatOf: null });
   });

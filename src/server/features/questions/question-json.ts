@@ -21,7 +21,11 @@ export interface StudyDataJson {
 /** The Question of SPEC §3 as every surface returns it. */
 export interface QuestionJson {
   _id: string;
-  creator: string;
+  /**
+   * The author's user id for the author, and for others only when the author's Public Profile is on;
+   * null otherwise, so an anonymous author's questions cannot be linked together (issue 24).
+   */
+  creator: string | null;
   /** Username of the creator when their Public Profile is on, 'Anonymous' otherwise; own questions: own name. */
   contributor: string;
   text: string;
@@ -73,14 +77,11 @@ export function toQuestionJson(
   opts: { viewerId: string; creator?: CreatorInfo | null; studyState?: StudyStateRow | null },
 ): QuestionJson {
   const own = row.creatorId === opts.viewerId;
-  const contributor = opts.creator
-    ? own || opts.creator.publicProfile
-      ? opts.creator.username
-      : "Anonymous"
-    : "Anonymous";
+  const named = own || opts.creator?.publicProfile === true;
+  const contributor = opts.creator && named ? opts.creator.username : "Anonymous";
   return {
     _id: row.id,
-    creator: row.creatorId,
+    creator: named ? row.creatorId : null,
     contributor,
     text: row.text,
     options: row.options,
@@ -127,7 +128,9 @@ export function questionJsonSql(
   // row_to_json of a subselect rather than json_build_object: the same object, and 7–17% faster for a
   // due page in pgbench (json_build_object works out each argument's type again for every row).
   return sql<QuestionJson>`(select row_to_json(question) from (select
-    ${questions.id} as "_id", ${questions.creatorId} as "creator",
+    ${questions.id} as "_id",
+    case when ${questions.creatorId} = ${viewer} or ${users.publicProfile}
+      then ${questions.creatorId} end as "creator",
     case when ${questions.creatorId} = ${viewer} or ${users.publicProfile}
       then ${users.username} else 'Anonymous' end as "contributor",
     ${questions.text} as "text", ${questions.options} as "options",

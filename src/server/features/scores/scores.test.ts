@@ -37,10 +37,10 @@ async function countScores(userId: string) {
 }
 
 describe("create and read", () => {
-  it("POST /api/users/prite-scores stores a record and answers it (201)", async () => {
+  it("POST /api/users/prite-scores stores a record and answers {score} (201)", async () => {
     const res = await rest("POST", "/api/users/prite-scores", alice, valid({ notes: " steady " }));
     expect(res.statusCode).toBe(201);
-    const score = res.json();
+    const { score } = res.json();
     expect(score).toEqual({
       _id: expect.any(String),
       year: String(thisYear - 1),
@@ -56,7 +56,7 @@ describe("create and read", () => {
     });
     const got = await rest("GET", `/api/users/prite-scores/${score._id}`, alice);
     expect(got.statusCode).toBe(200);
-    expect(got.json()).toEqual(score);
+    expect(got.json()).toEqual({ score });
     expect(await alice.caller.scores.get({ id: score._id })).toEqual(score);
   });
 
@@ -88,15 +88,16 @@ describe("create and read", () => {
     });
   });
 
-  it("GET /api/users/prite-scores lists only the caller's records, newest year first", async () => {
+  it("GET /api/users/prite-scores answers {scores}: only the caller's records, newest year first", async () => {
     await bob.caller.scores.create(valid({ year: "2021" }) as never);
     await bob.caller.scores.create(valid({ year: "2023" }) as never);
     await bob.caller.scores.create(valid({ year: "2022" }) as never);
     const res = await rest("GET", "/api/users/prite-scores", bob);
     expect(res.statusCode).toBe(200);
-    expect(res.json().map((s: { year: string }) => s.year)).toEqual(["2023", "2022", "2021"]);
+    const { scores } = res.json();
+    expect(scores.map((s: { year: string }) => s.year)).toEqual(["2023", "2022", "2021"]);
     const mine = await alice.caller.scores.list();
-    const bobIds = new Set(res.json().map((s: { _id: string }) => s._id));
+    const bobIds = new Set(scores.map((s: { _id: string }) => s._id));
     expect(mine.some((s) => bobIds.has(s._id))).toBe(false);
   });
 
@@ -156,7 +157,7 @@ describe("validation (SPEC §5)", () => {
 });
 
 describe("update and delete", () => {
-  it("PUT /api/users/prite-scores/{id} replaces the record and answers it", async () => {
+  it("PUT /api/users/prite-scores/{id} replaces the record and answers {score}", async () => {
     const score = await alice.caller.scores.create(valid() as never);
     const res = await rest("PUT", `/api/users/prite-scores/${score._id}`, alice, {
       ...valid(),
@@ -166,7 +167,7 @@ describe("update and delete", () => {
       notes: "Better",
     });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toMatchObject({
+    expect(res.json().score).toMatchObject({
       _id: score._id,
       overallPercentile: 75,
       somaPercentile: 30,
@@ -227,7 +228,7 @@ describe("owner only", () => {
     const res = await rest("GET", `/api/users/prite-scores/${score._id}`, admin);
     expect(res.statusCode).toBe(404);
     const list = await rest("GET", "/api/users/prite-scores", admin);
-    expect(list.json()).toEqual([]);
+    expect(list.json()).toEqual({ scores: [] });
   });
 
   it.each([

@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { LIMITS } from "../../../core/constants";
-import { ZAnswerInput, ZDueQuery, ZRateInput } from "../../../core/schemas/study";
+import { ZAnswerInput, ZDueQuery, ZRateInput, ZSchedulerInput } from "../../../core/schemas/study";
 import { protectedProcedure, router } from "../../trpc/init";
+import { getScheduler, optimizeForUser, updateScheduler } from "./scheduler.service";
 import {
   finishSession,
   listDueQuestions,
@@ -56,4 +57,15 @@ export const studyRouter = router({
       difficulty: input.difficulty,
     }),
   ),
+
+  /** Settings > Study (issue 19): scheduler, desired retention, maximum interval, review count. */
+  scheduler: protectedProcedure.query(({ ctx }) => getScheduler(ctx.db, ctx.user.id)),
+
+  /** Changing any of them reschedules every studied card from the review log (one transaction). */
+  updateScheduler: protectedProcedure
+    .input(ZSchedulerInput)
+    .mutation(({ ctx, input }) => updateScheduler(ctx.db, ctx.user.id, input)),
+
+  /** Fits FSRS parameters to the caller's reviews (from 400), off the request thread. */
+  optimize: protectedProcedure.mutation(({ ctx }) => optimizeForUser(ctx.db, ctx.user.id)),
 });

@@ -1,7 +1,14 @@
 import { and, asc, eq, isNull, lte, ne, notExists, or, sql } from "drizzle-orm";
 import { DUE_PAGE, PUBLIC_NEW_IN_DUE_LIMIT, UNCATEGORIZED } from "../../../core/constants";
 import type { TAnswerInput, TDifficulty } from "../../../core/schemas/study";
-import { initialStudyState, lapse, rate, type StudyState } from "../../../core/srs";
+import { initialStudyState, type StudyState } from "../../../core/srs";
+import type { SchedulerName, SchedulerSettings } from "../../../core/srs/fsrs";
+import {
+  answerState,
+  nextIntervals,
+  rateState,
+  type NextIntervals,
+} from "../../../core/srs/schedule";
 import type { Db } from "../../db/client";
 import { prepared } from "../../db/prepared";
 import {
@@ -450,6 +457,32 @@ export interface AnswerResult {
   reviewId: number;
   /** The question with the caller's study entry after this answer. */
   question: QuestionJson;
+  /** The caller's scheduler, and the days until the card comes back for each rating (issue 19). */
+  scheduler: SchedulerName;
+  nextIntervals: NextIntervals;
+}
+
+/**
+ * The user's scheduler and its settings: the one read every state change starts from, so SM-2 or
+ * FSRS applies to every writer (study, sync, exams, flashcards) that goes through this service.
+ */
+export async function schedulerSettings(tx: Db, userId: string): Promise<SchedulerSettings> {
+  const [row] = await tx
+    .select({
+      scheduler: users.scheduler,
+      desiredRetention: users.desiredRetention,
+      maximumInterval: users.maximumInterval,
+      parameters: users.fsrsParameters,
+    })
+    .from(users)
+    .where(eq(users.id, userId));
+  if (!row) throw notFound("User not found");
+  return {
+    scheduler: row.scheduler === "fsrs" ? "fsrs" : "sm2",
+    desiredRetention: row.desiredRetention,
+    maximumInterval: row.maximumInterval,
+    parameters: row.parameters ?? null,
+  };
 }
 
 function toState(row: StudyStateRow | undefined): StudyState {
@@ -461,11 +494,13 @@ function toState(row: StudyStateRow | undefined): StudyState {
     lapses: row.lapses,
     dueAt: row.dueAt,
     lastReviewedAt: row.lastReviewedAt,
+    stability: row.stability,
+    fsrsDifficulty: row.fsrsDifficulty,
   };
 }
 
-/** Upserts the user's SM-2 state for a question. */
-async function saveState(
+/** Upserts the user's study state (SM-2 or FSRS) for a question. */
+export async function saveState(
   tx: Db,
   key: { userId: string; questionId: string },
   state: StudyState,
@@ -478,6 +513,8 @@ async function saveState(
     lapses: state.lapses,
     dueAt: state.dueAt,
     lastReviewedAt: state.lastReviewedAt,
+    stability: state.stability ?? null,
+    fsrsDifficulty: state.fsrsDifficulty ?? null,
     pendingReviewId,
   };
   const [row] = await tx
@@ -534,8 +571,9 @@ export async function recordAnswer(
       .where(and(eq(studyStates.userId, userId), eq(studyStates.questionId, question.id)))
       .for("update");
     const before = toState(current);
+    const settings = await schedulerSettings(tx, userId);
     // A right answer keeps the schedule until it is rated; a wrong one starts the card over now.
-    const after: StudyState = isCorrect ? { ...before, lastReviewedAt: now } : lapse(before, now);
+    const after: StudyState = answerState(before, isCorrect, now, settings);
     const state = await saveState(tx, { userId, questionId: question.id }, after, review!.id);
     const [json] = await questionJsonFor(tx, userId, [question], new Map([[question.id, state]]));
     return {
@@ -548,13 +586,15 @@ export async function recordAnswer(
       category: question.category,
       reviewId: review!.id,
       question: json!,
+      scheduler: settings.scheduler,
+      nextIntervals: nextIntervals(before, now, settings),
     };
   });
 }
 
 /**
  * The difficulty rating (SPEC §7 PATCH /questions/{id}/study). After a right answer it schedules with
- * SM-2; after a wrong one the lapse already scheduled the card and the rating is only recorded on the
+ * the user's scheduler (SM-2 or FSRS); after a wrong one the lapse already scheduled the card and the rating is only recorded on the
  * review; with no answer waiting (a REST client that only rates) it schedules (decision 020).
  */
 export async function rateQuestion(
@@ -578,8 +618,11 @@ export async function rateQuestion(
         .returning({ isCorrect: reviews.isCorrect });
       pendingCorrect = pending ? pending.isCorrect : null;
     }
+    const settings = await schedulerSettings(tx, userId);
     const next =
-      pendingCorrect === false ? toState(current) : rate(toState(current), difficulty, now);
+      pendingCorrect === false
+        ? toState(current)
+        : rateState(toState(current), difficulty, now, settings);
     const state = await saveState(tx, { userId, questionId: question.id }, next, null);
     const [json] = await questionJsonFor(tx, userId, [question], new Map([[question.id, state]]));
     return json!;
@@ -597,7 +640,12 @@ export async function studyTimeZone(
 ): Promise<string> {
   const fromHeader = validTimeZone(header);
   if (fromHeader && fromHeader !== user.timeZone) {
-    await db.update(users).set({ timeZone: fromHeader }).where(eq(users.id, user.id));
+    // The row only when it holds another zone: a session answered from the cache carries the zone
+    // it was read with, and rewriting the same value would still write a row version each time.
+    await db
+      .update(users)
+      .set({ timeZone: fromHeader })
+      .where(and(eq(users.id, user.id), ne(users.timeZone, fromHeader)));
     return fromHeader;
   }
   return fromHeader ?? validTimeZone(user.timeZone) ?? "UTC";

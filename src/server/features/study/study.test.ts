@@ -1,6 +1,6 @@
 import { and, eq, sql } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { questions, reviews, studySessions, studyStates } from "../../db/schema";
+import { questions, reviews, studySessions, studyStates, users } from "../../db/schema";
 import { createHarness, type Harness, type TestUser } from "../../test/harness";
 import { pageSlices } from "./study.service";
 import { addQuestion } from "./test-fixtures";
@@ -18,6 +18,13 @@ afterEach(async () => {
 });
 
 const DAY = 86_400_000;
+
+/** New accounts schedule with FSRS (issue 19); these tests pin SM-2's own intervals. */
+async function sm2User() {
+  const me = await h.user();
+  await h.db.db.update(users).set({ scheduler: "sm2" }).where(eq(users.id, me.user.id));
+  return me;
+}
 
 async function rest(method: string, url: string, user: TestUser, body?: unknown) {
   const app = await h.app();
@@ -139,7 +146,7 @@ describe("the due list (DESIGN §7 study pool)", () => {
   });
 
   it("brings a studied question back once its review date has passed", async () => {
-    const me = await h.user();
+    const me = await sm2User();
     const q = await addQuestion(h.db.db, me.user.id);
     const t0 = new Date("2025-03-01T12:00:00Z");
     const at = (ms: number) => h.callerFor(me.user, { now: () => new Date(t0.getTime() + ms) });
@@ -346,7 +353,7 @@ describe("answering", () => {
 
 describe("rating (PATCH /api/questions/{id}/study)", () => {
   it("schedules with SM-2 and returns the question with only the caller's study entry", async () => {
-    const me = await h.user();
+    const me = await sm2User();
     const q = await addQuestion(h.db.db, me.user.id);
     const t0 = Date.parse("2025-01-01T10:00:00Z");
     const at = (days: number) => h.callerFor(me.user, { now: () => new Date(t0 + days * DAY) });
@@ -382,7 +389,7 @@ describe("rating (PATCH /api/questions/{id}/study)", () => {
   });
 
   it("accepts 0, 1 and 2 only", async () => {
-    const me = await h.user();
+    const me = await sm2User();
     const q = await addQuestion(h.db.db, me.user.id);
     for (const difficulty of [3, -1, 1.5, "1", "easy", null]) {
       const res = await rest("PATCH", `/api/questions/${q.id}/study`, me, { difficulty });

@@ -448,6 +448,6 @@ describe("PRITE scores onboarding", () => {
     expect((await userRow(u.user.id))?.scoresOnboardingOfferedAt).toEqual(stamp);
     // A fresh request (the harness caller's context keeps the row it was made with).
     const me = await rest("GET", "/api/auth/me", u);
-    expect(me.json().user.scoresOnboardingOffered).toBe(true);
+    expect(me.json().scoresOnboardingOffered).toBe(true);
   });
 });

@@ -1,6 +1,7 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { Link, useNavigate } from "@tanstack/react-router";
 import { useState, type FormEvent } from "react";
+import { PasswordStrengthMeter } from "@/web/components/auth/password-strength";
 import { useBanner } from "@/web/components/ui/alert";
 import { Button } from "@/web/components/ui/button";
 import { Input } from "@/web/components/ui/input";
@@ -156,6 +157,7 @@ export function RegisterPage() {
           <p id="register-password-hint" className="text-xs text-muted-foreground">
             At least {MIN_PASSWORD_LENGTH} characters.
           </p>
+          <PasswordStrengthMeter password={fields.password} />
         </div>
         <div className="flex flex-col gap-2">
           <Label htmlFor="register-confirm-password">Confirm Password</Label>

@@ -1,6 +1,6 @@
 /** The parts of a question's JSON that decide its Due chip. */
 export interface DueInput {
-  creator: string;
+  creator: string | null;
   correctAnswer: string;
   correctAnswers: string[];
   studyData: { nextReview: string | null }[];

@@ -3,8 +3,13 @@ import { parseAnswerKey } from "@/core/parsing";
 const MAX_NUMBER = 9_999;
 
 function stripFences(text: string): string {
-  const match = /```(?:json)?\s*([\s\S]*?)(?:```|$)/i.exec(text);
-  return (match?.[1] ?? text).trim();
+  // indexOf rather than a lazy regular expression: linear on a long paste with one fence.
+  const open = text.indexOf("```");
+  if (open === -1) return text.trim();
+  let start = open + 3;
+  if (text.slice(start, start + 4).toLowerCase() === "json") start += 4;
+  const close = text.indexOf("```", start);
+  return text.slice(start, close === -1 ? undefined : close).trim();
 }
 
 /** {"1": "b", "2": "(D)"} → {1: "B", 2: "D"}; entries that are not a number and a letter A-E are dropped. */

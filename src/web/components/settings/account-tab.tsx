@@ -1,3 +1,4 @@
+import { PasswordStrengthMeter } from "@/web/components/auth/password-strength";
 import { KeyRound, LogOut, Trash2 } from "lucide-react";
 import { useState, type FormEvent } from "react";
 import { LIMITS } from "@/core/constants";
@@ -67,6 +68,7 @@ function ChangePasswordForm() {
       {banner}
       {field("currentPassword", "Current Password", "current-password")}
       {field("newPassword", "New Password", "new-password")}
+      <PasswordStrengthMeter password={fields.newPassword} />
       {field("confirmPassword", "Confirm New Password", "new-password")}
       <p className="text-xs text-muted-foreground">
         At least {LIMITS.PASSWORD_MIN} characters. Your other devices will be signed out.

@@ -10,6 +10,7 @@ import { PriteScoresTab } from "./prite-scores-tab";
 import { PrivacyTab } from "./privacy-tab";
 import { ProfileTab } from "./profile-tab";
 import { SETTINGS_TABS, isSettingsTab, type SettingsTab } from "./settings-tabs";
+import { StudyTab } from "./study-tab";
 
 interface SettingsPageProps {
   tab: SettingsTab;
@@ -58,6 +59,9 @@ export function SettingsPage({ tab, onTabChange, onboarding = false }: SettingsP
         </TabsContent>
         <TabsContent value="privacy">
           <PrivacyTab />
+        </TabsContent>
+        <TabsContent value="study">
+          <StudyTab />
         </TabsContent>
         <TabsContent value="prite-scores">
           <PriteScoresTab />

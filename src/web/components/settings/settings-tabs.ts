@@ -3,6 +3,7 @@ export const SETTINGS_TABS = [
   { value: "profile", label: "Profile" },
   { value: "data", label: "Data Management" },
   { value: "privacy", label: "Privacy" },
+  { value: "study", label: "Study" },
   { value: "prite-scores", label: "PRITE Scores" },
   { value: "account", label: "Account" },
 ] as const;

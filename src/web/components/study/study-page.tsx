@@ -34,6 +34,7 @@ import {
   type AnswerResult,
   type StudyQuestion,
 } from "./question-view";
+import { formatInterval, intervalOf } from "./next-interval";
 import { checkLabel, requiredCount, shuffle, toggleSelection, visibleOptions } from "./selection";
 import { SessionComplete } from "./session-complete";
 import { SessionProgressBox, type SessionTally } from "./session-progress";
@@ -302,6 +303,12 @@ export function StudyPage() {
                   />
                   <div className="rounded-lg border p-4">
                     <p className="mb-3 font-medium">How difficult was this for you?</p>
+                    {!result.isCorrect && (
+                      <p className="mb-3 text-sm text-muted-foreground" data-testid="next-again">
+                        Missed: this question comes back{" "}
+                        {formatInterval(result.nextIntervals.again)}.
+                      </p>
+                    )}
                     <div className="grid grid-cols-3 gap-2">
                       {RATINGS.map((r) => (
                         <Button
@@ -316,7 +323,17 @@ export function StudyPage() {
                           aria-keyshortcuts={r.key}
                           onClick={() => rateAndAdvance(r.difficulty)}
                         >
-                          {DIFFICULTY_LABELS[r.difficulty]}
+                          <span className="flex flex-col items-center leading-tight">
+                            <span>{DIFFICULTY_LABELS[r.difficulty]}</span>
+                            {result.isCorrect && (
+                              <span
+                                className="text-xs font-normal opacity-80"
+                                data-testid={`next-interval-${r.difficulty}`}
+                              >
+                                {formatInterval(intervalOf(result.nextIntervals, r.difficulty))}
+                              </span>
+                            )}
+                          </span>
                         </Button>
                       ))}
                     </div>

@@ -1,0 +1,1 @@
+ALTER TABLE "login_attempts" ADD COLUMN "kind" text DEFAULT 'sign-in' NOT NULL;

@@ -1,0 +1,664 @@
+import type { RestMethod } from "./route";
+
+/**
+ * The REST contract: every path `/api` serves, with what a client sends and what it reads back. One table
+ * drives the contract test (`contract.test.ts`, through HTTP on both databases) and the README's REST section
+ * (`npx tsx scripts/rest-readme.ts` writes it, the test checks it), so neither can drift from the server.
+ * A response shape lists the fields a client reads; the server may send more.
+ */
+
+export type Shape =
+  | { kind: "string" | "number" | "boolean" | "any" | "id" }
+  | { kind: "nullable"; of: Shape }
+  | { kind: "array"; of: Shape }
+  | { kind: "dict"; of: Shape }
+  | { kind: "object"; fields: Record<string, Shape> }
+  | { kind: "union"; of: Shape[] }
+  | { kind: "named"; name: string; of: Shape };
+
+export const str: Shape = { kind: "string" };
+export const num: Shape = { kind: "number" };
+export const bool: Shape = { kind: "boolean" };
+export const any: Shape = { kind: "any" };
+/** `_id`: a non-empty string the client keeps to address the object again. */
+export const id: Shape = { kind: "id" };
+export const nullable = (of: Shape): Shape => ({ kind: "nullable", of });
+export const arr = (of: Shape): Shape => ({ kind: "array", of });
+export const dict = (of: Shape): Shape => ({ kind: "dict", of });
+export const obj = (fields: Record<string, Shape>): Shape => ({ kind: "object", fields });
+export const union = (...of: Shape[]): Shape => ({ kind: "union", of });
+const named = (name: string, of: Shape): Shape => ({ kind: "named", name, of });
+
+/** SPEC §3 User, as register, login, `/auth/me`, profile and settings answer it. */
+export const User = named(
+  "User",
+  obj({
+    _id: id,
+    username: str,
+    email: str,
+    displayName: str,
+    pgyLevel: str,
+    specialty: str,
+    institution: str,
+    isAdmin: bool,
+    settings: obj({ shareUsageData: bool, publicProfile: bool }),
+    createdAt: str,
+    lastLogin: nullable(str),
+    questionsAdded: num,
+  }),
+);
+
+/** SPEC §3 Question. `creator` is null when the author keeps their profile private. */
+export const Question = named(
+  "Question",
+  obj({
+    _id: id,
+    creator: nullable(str),
+    text: str,
+    options: dict(str),
+    correctAnswer: str,
+    correctAnswers: arr(str),
+    numCorrectAnswers: num,
+    questionType: str,
+    instructions: str,
+    explanation: str,
+    generatedExplanation: str,
+    category: str,
+    part: str,
+    year: num,
+    number: nullable(num),
+    isPublic: bool,
+    createdAt: str,
+    studyData: arr(obj({ user: str, easeFactor: num })),
+  }),
+);
+
+/** SPEC §3 Parsed question: a draft, not saved yet (no `_id`). */
+export const ParsedQuestion = named(
+  "ParsedQuestion",
+  obj({
+    number: nullable(num),
+    part: str,
+    year: num,
+    text: str,
+    options: dict(str),
+    correctAnswer: str,
+    explanation: str,
+    category: str,
+  }),
+);
+
+/** SPEC §3 PRITE score record. */
+export const Score = named(
+  "Score",
+  obj({
+    _id: id,
+    year: str,
+    overallPercentile: num,
+    psychiatryPercentile: nullable(num),
+    neurosciencePercentile: nullable(num),
+    somaPercentile: nullable(num),
+    growthPercentile: nullable(num),
+    sections: arr(obj({ name: str, percentile: num })),
+    notes: str,
+  }),
+);
+
+const rankingFields = {
+  percentile: nullable(num),
+  totalUsers: nullable(num),
+  averageScore: nullable(num),
+};
+/** SPEC §3 Comparative data: where the caller stands. */
+const Ranking = named("Ranking", obj(rankingFields));
+
+export const AnswerKey = named(
+  "AnswerKey",
+  obj({ _id: id, part: str, year: num, answers: dict(str), count: num, createdAt: str }),
+);
+
+/** How a call is authorised: anyone, a signed-in user (token in `x-auth-token`), or an admin. */
+export type Access = "public" | "user" | "admin";
+
+export interface RestCall {
+  method: RestMethod;
+  /** As registered: `:name` marks a path parameter. */
+  path: string;
+  /** A call of SPEC §7, made by the original client; the others are ours, for REST clients and scripts. */
+  spec: boolean;
+  access: Access;
+  /** What the client sends (body fields, or `query:` parameters); `—` for nothing. */
+  request: string;
+  status: number;
+  response: Shape;
+  /** Failures also carry `error` (the explanation and AI paths, whose clients read it). */
+  errorField?: true;
+}
+
+const success = (fields: Record<string, Shape>) => obj({ success: bool, ...fields });
+
+export const REST_CALLS: readonly RestCall[] = [
+  // SPEC §7, in its order.
+  {
+    method: "POST",
+    path: "/api/auth/register",
+    spec: true,
+    access: "public",
+    request: "{username, email, password, pgyLevel}",
+    status: 201,
+    response: obj({ token: str, user: User }),
+  },
+  {
+    method: "POST",
+    path: "/api/auth/login",
+    spec: true,
+    access: "public",
+    request: "{username, password}",
+    status: 200,
+    response: obj({ token: str, user: User }),
+  },
+  {
+    method: "GET",
+    path: "/api/auth/me",
+    spec: true,
+    access: "user",
+    request: "—",
+    status: 200,
+    response: User,
+  },
+  {
+    method: "GET",
+    path: "/api/questions",
+    spec: true,
+    access: "user",
+    request: "query: page, pageSize",
+    status: 200,
+    response: arr(Question),
+  },
+  {
+    method: "GET",
+    path: "/api/questions/due",
+    spec: true,
+    access: "user",
+    request: "query: category, limit, offset",
+    status: 200,
+    response: arr(Question),
+  },
+  {
+    method: "GET",
+    path: "/api/questions/search",
+    spec: true,
+    access: "user",
+    request: "query: text, part, category, visibility, page, pageSize",
+    status: 200,
+    response: arr(Question),
+  },
+  {
+    method: "GET",
+    path: "/api/questions/category-stats",
+    spec: true,
+    access: "user",
+    request: "—",
+    status: 200,
+    response: arr(
+      named(
+        "CategoryStat",
+        obj({ category: str, total: num, mastered: num, due: num, accuracy: nullable(num) }),
+      ),
+    ),
+  },
+  {
+    method: "POST",
+    path: "/api/parser/questions",
+    spec: true,
+    access: "user",
+    request: "{ocrText, part, year?}",
+    status: 200,
+    response: arr(ParsedQuestion),
+  },
+  {
+    method: "POST",
+    path: "/api/questions/bulk",
+    spec: true,
+    access: "user",
+    request: "{questions: [{text, options, correctAnswer, category, part, year, number?, _id?}]}",
+    status: 201,
+    response: arr(Question),
+  },
+  {
+    method: "POST",
+    path: "/api/questions",
+    spec: true,
+    access: "user",
+    request: "a question: {text, options, correctAnswer, category, part, year, …}",
+    status: 201,
+    response: Question,
+  },
+  {
+    method: "PUT",
+    path: "/api/questions/:id",
+    spec: true,
+    access: "user",
+    request:
+      "{text, options A-O, correctAnswer, correctAnswers, explanation, category, part, year, isPublic, number, questionType, instructions, numCorrectAnswers}",
+    status: 200,
+    response: Question,
+  },
+  {
+    method: "PATCH",
+    path: "/api/questions/:id/study",
+    spec: true,
+    access: "user",
+    request: "{difficulty: 0 Hard | 1 Medium | 2 Easy}",
+    status: 200,
+    response: Question,
+  },
+  {
+    method: "GET",
+    path: "/api/users/prite-scores",
+    spec: true,
+    access: "user",
+    request: "—",
+    status: 200,
+    response: obj({ scores: arr(Score) }),
+  },
+  {
+    method: "GET",
+    path: "/api/users/prite-scores/:id",
+    spec: true,
+    access: "user",
+    request: "—",
+    status: 200,
+    response: obj({ score: Score }),
+  },
+  {
+    method: "POST",
+    path: "/api/users/prite-scores",
+    spec: true,
+    access: "user",
+    request:
+      "{year, overallPercentile, psychiatryPercentile, neurosciencePercentile, somaPercentile, growthPercentile, sections, notes}",
+    status: 201,
+    response: obj({ score: Score }),
+  },
+  {
+    method: "PUT",
+    path: "/api/users/prite-scores/:id",
+    spec: true,
+    access: "user",
+    request: "the same body as POST",
+    status: 200,
+    response: obj({ score: Score }),
+  },
+  {
+    method: "DELETE",
+    path: "/api/users/prite-scores/:id",
+    spec: true,
+    access: "user",
+    request: "—",
+    status: 200,
+    response: obj({ message: str }),
+  },
+  {
+    method: "POST",
+    path: "/api/explanation/generate",
+    spec: true,
+    access: "user",
+    request: "{question, options, correctAnswer}",
+    status: 200,
+    response: obj({ explanation: str }),
+    errorField: true,
+  },
+  {
+    method: "POST",
+    path: "/api/explanation/save",
+    spec: true,
+    access: "user",
+    request: "{questionId, explanation}",
+    status: 200,
+    response: obj({ message: str, question: Question }),
+    errorField: true,
+  },
+  {
+    method: "POST",
+    path: "/api/openai",
+    spec: true,
+    access: "user",
+    request: "{text, format: json | text, prompt?}",
+    status: 200,
+    response: success({ data: union(str, arr(any), dict(any)), error: nullable(str) }),
+    errorField: true,
+  },
+  {
+    method: "GET",
+    path: "/api/stats/comparative",
+    spec: true,
+    access: "user",
+    request: "—",
+    status: 200,
+    response: success({
+      data: obj({
+        overall: Ranking,
+        pgyLevel: named("PgyRanking", obj({ ...rankingFields, level: str })),
+        timeBasedRanking: Ranking,
+      }),
+    }),
+  },
+  {
+    method: "PUT",
+    path: "/api/users/profile",
+    spec: true,
+    access: "user",
+    request: "{username, email, pgyLevel, specialty, institution, displayName}",
+    status: 200,
+    response: success({ user: User, message: str }),
+  },
+  {
+    method: "PUT",
+    path: "/api/users/settings",
+    spec: true,
+    access: "user",
+    request: "{settings: {shareUsageData, publicProfile}}",
+    status: 200,
+    response: success({ user: User, message: str }),
+  },
+  {
+    method: "GET",
+    path: "/api/users/export/study-data",
+    spec: true,
+    access: "user",
+    request: "—",
+    status: 200,
+    response: success({ data: dict(any), message: str }),
+  },
+  {
+    method: "GET",
+    path: "/api/users/export/questions",
+    spec: true,
+    access: "user",
+    request: "—",
+    status: 200,
+    response: success({ questions: arr(obj({ _id: id, text: str })), message: str }),
+  },
+  {
+    method: "POST",
+    path: "/api/users/reset-study-progress",
+    spec: true,
+    access: "user",
+    request: "—",
+    status: 200,
+    response: success({ message: str }),
+  },
+  {
+    method: "DELETE",
+    path: "/api/users/account",
+    spec: true,
+    access: "user",
+    request: "—",
+    status: 200,
+    response: success({ message: str }),
+  },
+  {
+    method: "GET",
+    path: "/api/admin/users",
+    spec: true,
+    access: "admin",
+    request: "—",
+    status: 200,
+    response: arr(
+      named(
+        "AdminUser",
+        obj({
+          _id: id,
+          username: str,
+          email: str,
+          pgyLevel: str,
+          createdAt: str,
+          lastLogin: nullable(str),
+          questionsAdded: num,
+          isAdmin: bool,
+        }),
+      ),
+    ),
+  },
+
+  // Ours, beyond SPEC §7.
+  {
+    method: "POST",
+    path: "/api/auth/logout",
+    spec: false,
+    access: "user",
+    request: "—",
+    status: 200,
+    response: obj({ success: bool }),
+  },
+  {
+    method: "GET",
+    path: "/api/questions/categories",
+    spec: false,
+    access: "user",
+    request: "—",
+    status: 200,
+    response: arr(str),
+  },
+  {
+    method: "GET",
+    path: "/api/questions/:id",
+    spec: false,
+    access: "user",
+    request: "—",
+    status: 200,
+    response: Question,
+  },
+  {
+    method: "DELETE",
+    path: "/api/questions/:id",
+    spec: false,
+    access: "user",
+    request: "—",
+    status: 200,
+    response: obj({ message: str }),
+  },
+  {
+    method: "GET",
+    path: "/api/admin/stats",
+    spec: false,
+    access: "admin",
+    request: "—",
+    status: 200,
+    response: dict(any),
+  },
+  {
+    method: "POST",
+    path: "/api/answer-keys",
+    spec: false,
+    access: "user",
+    request: "{part, year, answers: {number: letter}} or {part, year, text}",
+    status: 201,
+    response: AnswerKey,
+  },
+  {
+    method: "GET",
+    path: "/api/answer-keys",
+    spec: false,
+    access: "user",
+    request: "—",
+    status: 200,
+    response: arr(AnswerKey),
+  },
+  {
+    method: "GET",
+    path: "/api/answer-keys/:part/:year",
+    spec: false,
+    access: "user",
+    request: "—",
+    status: 200,
+    response: AnswerKey,
+  },
+  {
+    method: "POST",
+    path: "/api/answer-keys/:part/:year/apply",
+    spec: false,
+    access: "user",
+    request: "{overwrite?}",
+    status: 200,
+    response: obj({ matched: num, applied: num, kept: num, skippedMultipleCorrect: num }),
+  },
+  {
+    method: "DELETE",
+    path: "/api/answer-keys/:part/:year",
+    spec: false,
+    access: "user",
+    request: "—",
+    status: 200,
+    response: obj({ message: str }),
+  },
+];
+
+export const callKey = (call: Pick<RestCall, "method" | "path">) => `${call.method} ${call.path}`;
+
+/** The failure body of a call: `{message}`, `success: false` where its answer has `success`, `error` where read. */
+export function errorBodyKeys(call: RestCall): string[] {
+  const keys = ["message"];
+  if (call.response.kind === "object" && "success" in call.response.fields) keys.push("success");
+  if (call.errorField) keys.push("error");
+  return keys;
+}
+
+/** Where `value` departs from `shape`, one line per difference (empty: it conforms). */
+export function checkShape(shape: Shape, value: unknown, at = "body"): string[] {
+  switch (shape.kind) {
+    case "any":
+      return value === undefined ? [`${at}: missing`] : [];
+    case "string":
+    case "number":
+    case "boolean":
+      return typeof value === shape.kind ? [] : [`${at}: ${describe(value)}, not ${shape.kind}`];
+    case "id":
+      return typeof value === "string" && value !== ""
+        ? []
+        : [`${at}: ${describe(value)}, not an id`];
+    case "nullable":
+      return value === null ? [] : checkShape(shape.of, value, at);
+    case "named":
+      return checkShape(shape.of, value, at);
+    case "union":
+      return shape.of.some((s) => checkShape(s, value, at).length === 0)
+        ? []
+        : [`${at}: ${describe(value)}, not ${render(shape)}`];
+    case "array":
+      return Array.isArray(value)
+        ? value.flatMap((v, i) => checkShape(shape.of, v, `${at}[${i}]`))
+        : [`${at}: ${describe(value)}, not an array`];
+    case "dict":
+      return isRecord(value)
+        ? Object.entries(value).flatMap(([k, v]) => checkShape(shape.of, v, `${at}.${k}`))
+        : [`${at}: ${describe(value)}, not an object`];
+    case "object":
+      return isRecord(value)
+        ? Object.entries(shape.fields).flatMap(([k, s]) =>
+            k in value ? checkShape(s, value[k], `${at}.${k}`) : [`${at}.${k}: missing`],
+          )
+        : [`${at}: ${describe(value)}, not an object`];
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function describe(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  if (value === undefined) return "missing";
+  return typeof value === "object" ? "an object" : typeof value;
+}
+
+/** A shape in the README's notation; named shapes print their name (the README defines each below). */
+export function render(shape: Shape, expandNamed = false): string {
+  switch (shape.kind) {
+    case "id":
+      return "id";
+    case "string":
+    case "number":
+    case "boolean":
+    case "any":
+      return shape.kind;
+    case "nullable":
+      return `${render(shape.of)} | null`;
+    case "array":
+      return shape.of.kind === "union" || shape.of.kind === "nullable"
+        ? `(${render(shape.of)})[]`
+        : `${render(shape.of)}[]`;
+    case "dict":
+      return `{[key]: ${render(shape.of)}}`;
+    case "union":
+      return shape.of.map((s) => render(s)).join(" | ");
+    case "named":
+      return expandNamed ? render(shape.of) : shape.name;
+    case "object":
+      return `{${Object.entries(shape.fields)
+        .map(([k, s]) => `${k}: ${render(s)}`)
+        .join(", ")}}`;
+  }
+}
+
+function namedShapes(shape: Shape, found: Map<string, Shape>): void {
+  switch (shape.kind) {
+    case "named":
+      if (!found.has(shape.name)) {
+        found.set(shape.name, shape);
+        namedShapes(shape.of, found);
+      }
+      return;
+    case "nullable":
+    case "array":
+    case "dict":
+      return namedShapes(shape.of, found);
+    case "union":
+      return shape.of.forEach((s) => namedShapes(s, found));
+    case "object":
+      return Object.values(shape.fields).forEach((s) => namedShapes(s, found));
+    default:
+      return;
+  }
+}
+
+/** A table cell: GitHub's tables need `|` escaped, in code spans too. */
+const cell = (text: string) => text.replaceAll("|", "\\|");
+
+const ACCESS_TEXT: Record<Access, string> = { public: "anyone", user: "signed in", admin: "admin" };
+
+/** The README's REST section, between its markers (markdown before prettier's table padding). */
+export function renderRestReadme(calls: readonly RestCall[] = REST_CALLS): string {
+  const row = (c: RestCall) =>
+    `| \`${c.method} ${c.path.replace(/:(\w+)/g, "{$1}")}\` | ${ACCESS_TEXT[c.access]} | ${cell(c.request)} | ${c.status} \`${cell(render(c.response))}\` |`;
+  const table = (rows: readonly RestCall[]) => [
+    "| call | who | request | answer |",
+    "| --- | --- | --- | --- |",
+    ...rows.map(row),
+  ];
+  const found = new Map<string, Shape>();
+  for (const c of calls) namedShapes(c.response, found);
+  const objects = [...found.values()].map((s) => `- \`${render(s)}\`: \`${render(s, true)}\``);
+  return [
+    "Every call of SPEC §7, with the fields its client reads (the server may send more). The token goes in",
+    "`x-auth-token` (or `Authorization: Bearer`). A failure answers its HTTP status with `{message}`, plus",
+    "`success: false` where the answer has `success` and `error` on the explanation and AI paths; 401 means",
+    "the token is missing, expired or revoked.",
+    "",
+    ...table(calls.filter((c) => c.spec)),
+    "",
+    "Also served, for REST clients and scripts:",
+    "",
+    ...table(calls.filter((c) => !c.spec)),
+    "",
+    "Objects:",
+    "",
+    ...objects,
+  ].join("\n");
+}
+
+export const README_BEGIN =
+  "<!-- rest-contract:begin (generated: npx tsx scripts/rest-readme.ts) -->";
+export const README_END = "<!-- rest-contract:end -->";
