@@ -194,6 +194,13 @@ export const ACTIVE_USER_DAYS = 30;
 
 // Study pool (DESIGN §7).
 export const DUE_PAGE = { DEFAULT: 50, MAX: 500 } as const;
+
+/**
+ * Offline answers sent by `study.sync` (issue 18): at most BATCH per call; an answer is accepted when it
+ * was given within MAX_AGE_DAYS and not later than the server's clock plus CLOCK_SKEW_MS (a phone's
+ * clock runs a little ahead of the server's without anything being wrong).
+ */
+export const SYNC = { BATCH: 200, MAX_AGE_DAYS: 30, CLOCK_SKEW_MS: 5 * 60_000 } as const;
 export const PUBLIC_NEW_IN_DUE_LIMIT = 20;
 /** Longer answers are stored as this: a tab left open overnight is not an hour of study. */
 export const MAX_TIME_SPENT_MS = 3_600_000;

@@ -180,6 +180,9 @@ const PROCEDURES: Record<string, Access> = {
   "study.rate": objectAccess(
     ...onQuestions((questionId) => ({ questionId, difficulty: 1 }), "NOT_FOUND", "OK"),
   ),
+  // Issue 18: writes only the caller's reviews; an answer to a question they cannot see is refused
+  // within the sync's answer (sync.test.ts), never stored.
+  "study.sync": { kind: "caller" },
   // Issue 19: the caller's own scheduler settings and review log only.
   "study.scheduler": { kind: "caller" },
   "study.updateScheduler": { kind: "caller" },

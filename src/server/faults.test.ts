@@ -187,3 +187,85 @@ describe("a server killed during a bulk import", () => {
     }
   }, 120_000);
 });
+
+describe("a server killed between an offline sync and its answer", () => {
+  it("keeps every answer once: the device resends the batch and nothing is lost or counted twice", async () => {
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    let server = await startServer(port);
+    try {
+      const registered = await fetch(`${base}/api/auth/register`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({
+          username: "offline",
+          email: "offline@example.test",
+          password: "a long password",
+          confirmPassword: "a long password",
+          pgyLevel: "2",
+        }),
+      });
+      expect(registered.status).toBe(201);
+      const { token } = (await registered.json()) as { token: string };
+      const headers = { "content-type": "application/json", "x-auth-token": token };
+      const questionIds: string[] = [];
+      for (let i = 0; i < 40; i++) {
+        const res = await fetch(`${base}/api/questions`, {
+          method: "POST",
+          headers,
+          body: JSON.stringify({
+            text: `Offline question ${i}: which neurotransmitter is most associated with reward?`,
+            options: { A: "Dopamine", B: "Serotonin", C: "GABA", D: "Glutamate" },
+            correctAnswer: "A",
+            part: "1",
+            year: 2024,
+          }),
+        });
+        expect(res.status).toBe(201);
+        questionIds.push(((await res.json()) as { _id: string })._id);
+      }
+      // 200 answers given offline over the last hours: five rounds through the forty questions.
+      const started = Date.now();
+      const batch = Array.from({ length: 200 }, (_, i) => ({
+        id: crypto.randomUUID(),
+        questionId: questionIds[i % 40],
+        selected: [i % 3 === 0 ? "B" : "A"],
+        timeSpentMs: 5_000,
+        reviewedAt: new Date(started - (200 - i) * 60_000).toISOString(),
+        difficulty: i % 3 === 0 ? null : 1,
+      }));
+      const send = () =>
+        fetch(`${base}/api/study/sync`, {
+          method: "POST",
+          headers,
+          body: JSON.stringify({ reviews: batch }),
+        }).then(
+          async (res) => ({
+            status: res.status,
+            body: (await res.json()) as Record<string, number>,
+          }),
+          () => ({ status: 0, body: {} as Record<string, number> }),
+        );
+      const pending = send();
+      if (databaseUrl) await waitForWritingTransaction(databaseUrl);
+      else await new Promise((r) => setTimeout(r, 40));
+      await killHard(server);
+      const first = await pending;
+
+      server = await startServer(port);
+      const second = await send();
+      expect(second.status).toBe(200);
+      // Whatever the first attempt got to store before the kill is a duplicate now, the rest applied.
+      expect(second.body.applied! + second.body.duplicates!).toBe(200);
+      if (first.status === 200) expect(second.body.duplicates).toBe(200);
+      const exported = await fetch(`${base}/api/users/export/study-data`, { headers });
+      const { data } = (await exported.json()) as { data: { reviews: { reviewedAt: string }[] } };
+      expect(data.reviews).toHaveLength(200);
+      expect(data.reviews.map((r) => r.reviewedAt)).toEqual(batch.map((r) => r.reviewedAt));
+      const third = await send();
+      expect(third.body).toMatchObject({ applied: 0, duplicates: 200 });
+    } finally {
+      await killHard(server);
+    }
+  }, 120_000);
+});

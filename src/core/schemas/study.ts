@@ -5,6 +5,7 @@ import {
   LIMITS,
   MAX_TIME_SPENT_MS,
   NUM_CORRECT_ANSWERS_MAX,
+  SYNC,
   type Difficulty,
 } from "../constants";
 import { ZOptionLetter } from "./common";
@@ -52,6 +53,36 @@ export const ZAnswerInput = z.object({
     .transform((ms) => Math.min(ms, MAX_TIME_SPENT_MS)),
 });
 export type TAnswerInput = z.output<typeof ZAnswerInput>;
+
+export const SYNC_MESSAGES = {
+  REVIEW_ID: "Each answer needs a valid id",
+  REVIEWED_AT: "Each answer needs the time it was given",
+  EMPTY: "There are no answers to sync",
+  TOO_MANY: `At most ${SYNC.BATCH} answers can be synced at once`,
+  // Reasons a single answer is refused (the rest of the batch still syncs); the app shows them.
+  FUTURE: "This answer's time is in the future. Check the date and time on your device.",
+  TOO_OLD: `This answer was given more than ${SYNC.MAX_AGE_DAYS} days ago and can no longer be synced.`,
+  QUESTION_GONE: "This question was deleted or is no longer shared with you.",
+} as const;
+
+/**
+ * One answer given offline (issue 18), with the id the device gave it and the time it was given. A
+ * right answer carries its rating when the resident gave one; correctness is decided by the server.
+ */
+export const ZSyncReview = ZAnswerInput.extend({
+  id: z.uuid({ error: SYNC_MESSAGES.REVIEW_ID }),
+  reviewedAt: z.iso.datetime({ offset: true, error: SYNC_MESSAGES.REVIEWED_AT }),
+  difficulty: ZDifficulty.nullable().default(null),
+});
+export type TSyncReview = z.output<typeof ZSyncReview>;
+
+export const ZSyncInput = z.object({
+  reviews: z.array(ZSyncReview).min(1, SYNC_MESSAGES.EMPTY).max(SYNC.BATCH, SYNC_MESSAGES.TOO_MANY),
+});
+export type TSyncInput = z.output<typeof ZSyncInput>;
+
+/** What became of one synced answer: stored now, stored by an earlier sync, or refused for `reason`. */
+export type SyncStatus = "applied" | "duplicate" | "refused";
 
 /** The due list's page (DESIGN §7: default 50, at most 500) and optional category. */
 export const ZDueQuery = z.object({

@@ -165,6 +165,20 @@ const EXAMPLES: Record<string, () => Promise<Example>> = {
     params: { id: questionId },
     body: { difficulty: 1 },
   }),
+  "POST /api/study/sync": async () => ({
+    body: {
+      reviews: [
+        {
+          id: crypto.randomUUID(),
+          questionId,
+          selected: ["A"],
+          timeSpentMs: 9_000,
+          reviewedAt: new Date(Date.now() - 60_000).toISOString(),
+          difficulty: 1,
+        },
+      ],
+    },
+  }),
   "GET /api/users/prite-scores": async () => ({
     items: (b: { scores: unknown[] }) => b.scores,
   }),

@@ -433,6 +433,21 @@ export const REST_CALLS: readonly RestCall[] = [
     response: obj({ success: bool }),
   },
   {
+    method: "POST",
+    path: "/api/study/sync",
+    spec: false,
+    access: "user",
+    request:
+      "{reviews: [{id (uuid the device made), questionId, selected, timeSpentMs, reviewedAt (ISO time), difficulty 0-2 | null}]}, at most 200",
+    status: 200,
+    response: obj({
+      results: arr(obj({ id: str, status: str })),
+      applied: num,
+      duplicates: num,
+      refused: num,
+    }),
+  },
+  {
     method: "GET",
     path: "/api/questions/categories",
     spec: false,

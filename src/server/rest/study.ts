@@ -26,4 +26,9 @@ export const registerStudyRoutes: RestRegistrar = (route) => {
     const body = (req.body ?? {}) as { difficulty?: unknown };
     return caller.study.rate({ questionId: id, difficulty: body.difficulty as never });
   });
+
+  // Answers given offline (issue 18): idempotent by each answer's id, so a lost reply can be resent.
+  route("POST", "/api/study/sync", (caller, req) =>
+    caller.study.sync((req.body ?? {}) as never),
+  );
 };

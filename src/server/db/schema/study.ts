@@ -10,6 +10,7 @@ import {
   smallint,
   text,
   timestamp,
+  uniqueIndex,
   uuid,
 } from "drizzle-orm/pg-core";
 import { questions } from "./questions";
@@ -76,9 +77,17 @@ export const reviews = pgTable(
       .default(sql`'{}'::text[]`),
     timeSpentMs: integer().notNull().default(0),
     reviewedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    /**
+     * The id a device gave the answer when it was made offline (issue 18): the same id sent twice is
+     * one review. Null for answers given online.
+     */
+    clientId: uuid(),
   },
   (t) => [
     index("reviews_user_reviewed_idx").on(t.userId, t.reviewedAt),
+    uniqueIndex("reviews_user_client_id_idx")
+      .on(t.userId, t.clientId)
+      .where(sql`${t.clientId} IS NOT NULL`),
     index("reviews_question_idx").on(t.questionId),
   ],
 );

@@ -1,6 +1,12 @@
 import { z } from "zod";
 import { LIMITS } from "../../../core/constants";
-import { ZAnswerInput, ZDueQuery, ZRateInput, ZSchedulerInput } from "../../../core/schemas/study";
+import {
+  ZAnswerInput,
+  ZDueQuery,
+  ZRateInput,
+  ZSchedulerInput,
+  ZSyncInput,
+} from "../../../core/schemas/study";
 import { protectedProcedure, router } from "../../trpc/init";
 import { getScheduler, optimizeForUser, updateScheduler } from "./scheduler.service";
 import {
@@ -11,6 +17,7 @@ import {
   startSession,
   studyTimeZone,
 } from "./study.service";
+import { syncReviews } from "./sync.service";
 
 const ZSessionId = z.uuid({ error: "Study session id must be a valid id" });
 
@@ -56,6 +63,11 @@ export const studyRouter = router({
       questionId: input.questionId,
       difficulty: input.difficulty,
     }),
+  ),
+
+  /** Answers given offline (issue 18): each stored once by its id, cards replayed in answer order. */
+  sync: protectedProcedure.input(ZSyncInput).mutation(({ ctx, input }) =>
+    syncReviews(ctx.db, { userId: ctx.user.id, now: ctx.now(), reviews: input.reviews }),
   ),
 
   /** Settings > Study (issue 19): scheduler, desired retention, maximum interval, review count. */

@@ -1,4 +1,5 @@
 import { and, asc, eq, isNull, lte, ne, notExists, or, sql } from "drizzle-orm";
+import { answerKeyOf, isCorrectSelection } from "../../../core/answers";
 import { DUE_PAGE, PUBLIC_NEW_IN_DUE_LIMIT, UNCATEGORIZED } from "../../../core/constants";
 import type { TAnswerInput, TDifficulty } from "../../../core/schemas/study";
 import { initialStudyState, type StudyState } from "../../../core/srs";
@@ -30,19 +31,6 @@ import { questionJsonFor, requireVisibleQuestion } from "./question-access";
 export const STUDY_SESSION_NOT_FOUND = "Study session not found";
 export const NOT_AN_OPTION = "Please select one of the question's options";
 export const NO_ANSWER_KEY = "This question has no correct answer yet. Add one in Browse first.";
-
-/** The answer key of a question: `correctAnswers` is the full set; older rows may hold only the letter. */
-export function answerKeyOf(row: Pick<QuestionRow, "correctAnswer" | "correctAnswers">): string[] {
-  if (row.correctAnswers.length > 0) return [...new Set(row.correctAnswers)].sort();
-  return row.correctAnswer ? [row.correctAnswer] : [];
-}
-
-/** Correct when the selected set equals the answer set exactly (multipleCorrect: every one, no extra). */
-export function isCorrectSelection(selected: readonly string[], key: readonly string[]): boolean {
-  if (key.length === 0) return false;
-  const chosen = new Set(selected.map((l) => l.toUpperCase()));
-  return chosen.size === key.length && key.every((l) => chosen.has(l));
-}
 
 /**
  * The due list's queries take their values as placeholders and are prepared once per database handle

@@ -1,0 +1,2 @@
+ALTER TABLE "reviews" ADD COLUMN "client_id" uuid;--> statement-breakpoint
+CREATE UNIQUE INDEX "reviews_user_client_id_idx" ON "reviews" USING btree ("user_id","client_id") WHERE "reviews"."client_id" IS NOT NULL;

@@ -1,0 +1,169 @@
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { answerKeyOf, isCorrectSelection } from "../../../core/answers";
+import { SYNC } from "../../../core/constants";
+import { SYNC_MESSAGES, type SyncStatus, type TSyncReview } from "../../../core/schemas/study";
+import type { Difficulty } from "../../../core/constants";
+import { replayReviews } from "../../../core/srs/replay";
+import type { Db } from "../../db/client";
+import { questions, reviews, studyStates, type QuestionRow } from "../../db/schema";
+import { visibleTo } from "../questions/question-json";
+import { NO_ANSWER_KEY, NOT_AN_OPTION, saveState, schedulerSettings } from "./study.service";
+
+export interface SyncResult {
+  id: string;
+  status: SyncStatus;
+  /** Why a refused answer can never be stored, in words the app shows. */
+  reason?: string;
+}
+
+export interface SyncJson {
+  results: SyncResult[];
+  applied: number;
+  duplicates: number;
+  refused: number;
+}
+
+const DAY_MS = 86_400_000;
+
+/** Why one answer cannot be stored, or null when it can. */
+function refusal(review: TSyncReview, at: Date, question: QuestionRow | undefined, now: Date) {
+  if (at.getTime() > now.getTime() + SYNC.CLOCK_SKEW_MS) return SYNC_MESSAGES.FUTURE;
+  if (at.getTime() < now.getTime() - SYNC.MAX_AGE_DAYS * DAY_MS) return SYNC_MESSAGES.TOO_OLD;
+  if (!question) return SYNC_MESSAGES.QUESTION_GONE;
+  if (answerKeyOf(question).length === 0) return NO_ANSWER_KEY;
+  const letters = new Set(Object.keys(question.options));
+  if (review.selected.some((l) => !letters.has(l.toUpperCase()))) return NOT_AN_OPTION;
+  return null;
+}
+
+/**
+ * Answers given offline, stored exactly once (issue 18, decision 200). An id already stored for this
+ * user is a duplicate and changes nothing, so a device may resend a batch whose answer it never got.
+ * Every card an answer touched is then rebuilt from its whole review log in the order the answers
+ * were given, so answers from two devices that studied the same card offline are both kept and
+ * scheduled as if given one after the other. One transaction: a sync is stored whole or not at all.
+ */
+export async function syncReviews(
+  db: Db,
+  opts: { userId: string; now: Date; reviews: readonly TSyncReview[] },
+): Promise<SyncJson> {
+  const { userId, now } = opts;
+  const ids = opts.reviews.map((r) => r.id.toLowerCase());
+  return db.transaction(async (tx) => {
+    const stored = await tx
+      .select({ clientId: reviews.clientId })
+      .from(reviews)
+      .where(and(eq(reviews.userId, userId), inArray(reviews.clientId, ids)));
+    const already = new Set(stored.map((r) => r.clientId));
+
+    const questionIds = [...new Set(opts.reviews.map((r) => r.questionId.toLowerCase()))];
+    const found = await tx
+      .select()
+      .from(questions)
+      .where(and(inArray(questions.id, questionIds), visibleTo(userId)));
+    const byId = new Map(found.map((q) => [q.id, q]));
+
+    const results = new Map<string, SyncResult>();
+    const rows: (typeof reviews.$inferInsert)[] = [];
+    opts.reviews.forEach((review, i) => {
+      const id = ids[i]!;
+      // An id repeated within the batch is the same answer sent twice: the first one counts.
+      if (already.has(id) || results.has(id) || rows.some((r) => r.clientId === id)) {
+        if (!results.has(id) && !rows.some((r) => r.clientId === id)) {
+          results.set(id, { id: review.id, status: "duplicate" });
+        }
+        return;
+      }
+      const at = new Date(review.reviewedAt);
+      const question = byId.get(review.questionId.toLowerCase());
+      const reason = refusal(review, at, question, now);
+      if (reason || !question) {
+        results.set(id, { id: review.id, status: "refused", reason: reason ?? undefined });
+        return;
+      }
+      const selected = [...new Set(review.selected.map((l) => l.toUpperCase()))].sort();
+      const isCorrect = isCorrectSelection(selected, answerKeyOf(question));
+      rows.push({
+        userId,
+        questionId: question.id,
+        category: question.category,
+        isCorrect,
+        selected,
+        // A rating only means something after a right answer (decision 020).
+        difficulty: isCorrect ? review.difficulty : null,
+        timeSpentMs: review.timeSpentMs,
+        reviewedAt: at,
+        clientId: id,
+      });
+    });
+
+    // Another sync of the same answers may have committed since the read above: its rows win.
+    const inserted =
+      rows.length === 0
+        ? []
+        : await tx
+            .insert(reviews)
+            .values(rows)
+            .onConflictDoNothing({
+              target: [reviews.userId, reviews.clientId],
+              where: sql`${reviews.clientId} IS NOT NULL`,
+            })
+            .returning({ clientId: reviews.clientId, questionId: reviews.questionId });
+    const insertedIds = new Set(inserted.map((r) => r.clientId));
+    for (const row of rows) {
+      const id = row.clientId!;
+      const status = insertedIds.has(id) ? "applied" : "duplicate";
+      results.set(id, { id: opts.reviews[ids.indexOf(id)]!.id, status });
+    }
+
+    // Cards in one order, so two syncs touching the same cards lock them without deadlocking.
+    const cards = [...new Set(inserted.map((r) => r.questionId))].sort();
+    if (cards.length > 0) {
+      const settings = await schedulerSettings(tx, userId);
+      for (const questionId of cards) await rebuildCard(tx, userId, questionId, settings);
+    }
+
+    const seen = new Set<string>();
+    const list = ids.map((id, i) => {
+      if (seen.has(id)) return { id: opts.reviews[i]!.id, status: "duplicate" as const };
+      seen.add(id);
+      return results.get(id)!;
+    });
+    const count = (s: SyncStatus) => list.filter((r) => r.status === s).length;
+    return {
+      results: list,
+      applied: count("applied"),
+      duplicates: count("duplicate"),
+      refused: count("refused"),
+    };
+  });
+}
+
+/** The card's state from its whole log, written under the row's lock; an answer awaiting its rating stays so. */
+async function rebuildCard(
+  tx: Db,
+  userId: string,
+  questionId: string,
+  settings: Awaited<ReturnType<typeof schedulerSettings>>,
+): Promise<void> {
+  await tx.insert(studyStates).values({ userId, questionId }).onConflictDoNothing();
+  const [current] = await tx
+    .select({ pendingReviewId: studyStates.pendingReviewId })
+    .from(studyStates)
+    .where(and(eq(studyStates.userId, userId), eq(studyStates.questionId, questionId)))
+    .for("update");
+  const log = await tx
+    .select({
+      isCorrect: reviews.isCorrect,
+      difficulty: reviews.difficulty,
+      reviewedAt: reviews.reviewedAt,
+    })
+    .from(reviews)
+    .where(and(eq(reviews.userId, userId), eq(reviews.questionId, questionId)))
+    .orderBy(asc(reviews.reviewedAt), asc(reviews.id));
+  const state = replayReviews(
+    log.map((r) => ({ ...r, difficulty: r.difficulty as Difficulty | null })),
+    settings,
+  );
+  await saveState(tx, { userId, questionId }, state, current?.pendingReviewId ?? null);
+}
