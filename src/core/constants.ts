@@ -201,6 +201,9 @@ export const DUE_PAGE = { DEFAULT: 50, MAX: 500 } as const;
  * clock runs a little ahead of the server's without anything being wrong).
  */
 export const SYNC = { BATCH: 200, MAX_AGE_DAYS: 30, CLOCK_SKEW_MS: 5 * 60_000 } as const;
+
+/** How many of the next due questions the app keeps for studying offline (issue 18: at least 200). */
+export const OFFLINE_COPY_SIZE = 250;
 export const PUBLIC_NEW_IN_DUE_LIMIT = 20;
 /** Longer answers are stored as this: a tab left open overnight is not an hour of study. */
 export const MAX_TIME_SPENT_MS = 3_600_000;

@@ -183,6 +183,7 @@ const PROCEDURES: Record<string, Access> = {
   // Issue 18: writes only the caller's reviews; an answer to a question they cannot see is refused
   // within the sync's answer (sync.test.ts), never stored.
   "study.sync": { kind: "caller" },
+  "study.offlineCopy": { kind: "caller" },
   // Issue 19: the caller's own scheduler settings and review log only.
   "study.scheduler": { kind: "caller" },
   "study.updateScheduler": { kind: "caller" },

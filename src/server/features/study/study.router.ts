@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { LIMITS } from "../../../core/constants";
+import { LIMITS, OFFLINE_COPY_SIZE } from "../../../core/constants";
 import {
   ZAnswerInput,
   ZDueQuery,
@@ -17,7 +17,7 @@ import {
   startSession,
   studyTimeZone,
 } from "./study.service";
-import { syncReviews } from "./sync.service";
+import { offlineCopy, syncReviews } from "./sync.service";
 
 const ZSessionId = z.uuid({ error: "Study session id must be a valid id" });
 
@@ -66,8 +66,15 @@ export const studyRouter = router({
   ),
 
   /** Answers given offline (issue 18): each stored once by its id, cards replayed in answer order. */
-  sync: protectedProcedure.input(ZSyncInput).mutation(({ ctx, input }) =>
-    syncReviews(ctx.db, { userId: ctx.user.id, now: ctx.now(), reviews: input.reviews }),
+  sync: protectedProcedure
+    .input(ZSyncInput)
+    .mutation(({ ctx, input }) =>
+      syncReviews(ctx.db, { userId: ctx.user.id, now: ctx.now(), reviews: input.reviews }),
+    ),
+
+  /** The next due questions with their full states and the scheduler, kept by the app for offline study. */
+  offlineCopy: protectedProcedure.query(({ ctx }) =>
+    offlineCopy(ctx.db, { userId: ctx.user.id, now: ctx.now(), limit: OFFLINE_COPY_SIZE }),
   ),
 
   /** Settings > Study (issue 19): scheduler, desired retention, maximum interval, review count. */

@@ -4,10 +4,18 @@ import { SYNC } from "../../../core/constants";
 import { SYNC_MESSAGES, type SyncStatus, type TSyncReview } from "../../../core/schemas/study";
 import type { Difficulty } from "../../../core/constants";
 import { replayReviews } from "../../../core/srs/replay";
+import type { SchedulerSettings } from "../../../core/srs/fsrs";
 import type { Db } from "../../db/client";
 import { questions, reviews, studyStates, type QuestionRow } from "../../db/schema";
 import { visibleTo } from "../questions/question-json";
-import { NO_ANSWER_KEY, NOT_AN_OPTION, saveState, schedulerSettings } from "./study.service";
+import type { QuestionJson } from "../questions/question-json";
+import {
+  listDueQuestions,
+  NO_ANSWER_KEY,
+  NOT_AN_OPTION,
+  saveState,
+  schedulerSettings,
+} from "./study.service";
 
 export interface SyncResult {
   id: string;
@@ -166,4 +174,68 @@ async function rebuildCard(
     settings,
   );
   await saveState(tx, { userId, questionId }, state, current?.pendingReviewId ?? null);
+}
+
+/** A card's full scheduling state as the browser needs it to reschedule offline (times as ISO text). */
+export interface OfflineState {
+  easeFactor: number;
+  intervalDays: number;
+  repetitions: number;
+  lapses: number;
+  dueAt: string | null;
+  lastReviewedAt: string | null;
+  stability: number | null;
+  fsrsDifficulty: number | null;
+}
+
+export interface OfflineCopy {
+  /** The next due questions in the due list's order, with everything Study and its explanation show. */
+  questions: QuestionJson[];
+  /** The caller's state of each of them that has one (never-studied questions have none). */
+  states: Record<string, OfflineState>;
+  /** The caller's scheduler, so the browser reschedules with the same rules as the server. */
+  settings: SchedulerSettings;
+  savedAt: string;
+}
+
+/**
+ * What the app keeps for studying offline (issue 18): the due list's first `limit` questions, their
+ * full study states (FSRS memory included, which the question JSON leaves out) and the scheduler.
+ */
+export async function offlineCopy(
+  db: Db,
+  opts: { userId: string; now: Date; limit: number },
+): Promise<OfflineCopy> {
+  const page = await listDueQuestions(db, {
+    userId: opts.userId,
+    now: opts.now,
+    limit: opts.limit,
+  });
+  const ids = page.questions.map((q) => q._id);
+  const rows =
+    ids.length === 0
+      ? []
+      : await db
+          .select()
+          .from(studyStates)
+          .where(and(eq(studyStates.userId, opts.userId), inArray(studyStates.questionId, ids)));
+  const states: Record<string, OfflineState> = {};
+  for (const r of rows) {
+    states[r.questionId] = {
+      easeFactor: r.easeFactor,
+      intervalDays: r.intervalDays,
+      repetitions: r.repetitions,
+      lapses: r.lapses,
+      dueAt: r.dueAt?.toISOString() ?? null,
+      lastReviewedAt: r.lastReviewedAt?.toISOString() ?? null,
+      stability: r.stability,
+      fsrsDifficulty: r.fsrsDifficulty,
+    };
+  }
+  return {
+    questions: page.questions,
+    states,
+    settings: await schedulerSettings(db, opts.userId),
+    savedAt: opts.now.toISOString(),
+  };
 }

@@ -278,3 +278,27 @@ describe("sync through HTTP", () => {
     expect(await logOf(me.user.id, q.id)).toHaveLength(3);
   });
 });
+
+describe("study.offlineCopy", () => {
+  it("holds the due list's questions in its order, their full states and the scheduler, and nothing of another user's", async () => {
+    const reader = await h.user();
+    const studied = await addQuestion(h.db.db, reader.user.id);
+    const fresh = await addQuestion(h.db.db, reader.user.id);
+    const hidden = await addQuestion(h.db.db, other.user.id, { isPublic: false });
+    await reader.caller.study.sync({
+      reviews: [answer(studied.id, 3 * 24 * 60, { selected: ["A"] })],
+    });
+    const copy = await reader.caller.study.offlineCopy();
+    const due = await reader.caller.study.due({ limit: 500 });
+    expect(copy.questions.map((q) => q._id)).toEqual(due.questions.map((q) => q._id));
+    const ids = copy.questions.map((q) => q._id);
+    expect(ids).toEqual(expect.arrayContaining([studied.id, fresh.id]));
+    expect(ids).not.toContain(hidden.id);
+    expect(Object.keys(copy.states)).toEqual([studied.id]);
+    // New accounts schedule with FSRS: the memory state travels with the copy.
+    expect(copy.settings.scheduler).toBe("fsrs");
+    expect(copy.states[studied.id]).toMatchObject({ lapses: 1 });
+    expect(copy.states[studied.id]!.stability).toBeGreaterThan(0);
+    expect(copy.questions.find((q) => q._id === studied.id)!.explanation).toBeTypeOf("string");
+  });
+});
