@@ -19,7 +19,6 @@ import {
   studySessions,
   studyStates,
   users,
-  type QuestionRow,
   type StudySessionRow,
   type StudyStateRow,
 } from "../../db/schema";

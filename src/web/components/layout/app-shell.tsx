@@ -3,6 +3,8 @@ import { useEffect } from "react";
 import { Alert } from "@/web/components/ui/alert";
 import { useLeaveSession, useLogOut, useSessionUser } from "@/web/lib/session";
 import { isUnauthorized, trpc } from "@/web/lib/trpc";
+import { OfflineProvider } from "@/web/offline/offline-provider";
+import { SyncBanner } from "@/web/offline/sync-banner";
 import { AppHeader } from "./app-header";
 import { BottomNav } from "./bottom-nav";
 
@@ -21,27 +23,30 @@ export function AppShell() {
   }, [expired, leave]);
 
   return (
-    <div className="flex min-h-dvh flex-col">
-      <a
-        href="#main"
-        className="sr-only z-50 rounded-md bg-card px-4 py-3 font-medium shadow focus:not-sr-only focus:fixed focus:top-2 focus:left-2"
-      >
-        Skip to content
-      </a>
-      <AppHeader username={user.username} onLogOut={logOut} loggingOut={isPending} />
-      <main
-        id="main"
-        tabIndex={-1}
-        className="mx-auto w-full max-w-3xl flex-1 px-4 pt-5 pb-[calc(6rem+env(safe-area-inset-bottom))] outline-none"
-      >
-        {error && (
-          <Alert type="error" onClose={clearError} className="mb-4">
-            {error}
-          </Alert>
-        )}
-        <Outlet />
-      </main>
-      <BottomNav isAdmin={user.isAdmin} />
-    </div>
+    <OfflineProvider userId={user._id}>
+      <div className="flex min-h-dvh flex-col">
+        <a
+          href="#main"
+          className="sr-only z-50 rounded-md bg-card px-4 py-3 font-medium shadow focus:not-sr-only focus:fixed focus:top-2 focus:left-2"
+        >
+          Skip to content
+        </a>
+        <AppHeader username={user.username} onLogOut={logOut} loggingOut={isPending} />
+        <main
+          id="main"
+          tabIndex={-1}
+          className="mx-auto w-full max-w-3xl flex-1 px-4 pt-5 pb-[calc(6rem+env(safe-area-inset-bottom))] outline-none"
+        >
+          {error && (
+            <Alert type="error" onClose={clearError} className="mb-4">
+              {error}
+            </Alert>
+          )}
+          <SyncBanner />
+          <Outlet />
+        </main>
+        <BottomNav isAdmin={user.isAdmin} />
+      </div>
+    </OfflineProvider>
   );
 }

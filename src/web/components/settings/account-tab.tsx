@@ -13,7 +13,8 @@ import {
 } from "@/web/components/ui/card";
 import { Input } from "@/web/components/ui/input";
 import { Label } from "@/web/components/ui/label";
-import { useLeaveSession, useLogOut } from "@/web/lib/session";
+import { useLeaveSession, useLogOut, useSessionUser } from "@/web/lib/session";
+import { eraseOfflineData } from "@/web/offline/store";
 import { errorMessage, trpc } from "@/web/lib/trpc";
 import { useConfirmedAction } from "./use-confirmed-action";
 
@@ -85,6 +86,7 @@ function ChangePasswordForm() {
 export function AccountTab() {
   const { logOut, isPending, error, clearError } = useLogOut();
   const leave = useLeaveSession();
+  const user = useSessionUser();
   const remove = trpc.users.deleteAccount.useMutation();
   const { show, banner } = useBanner();
   const deletion = useConfirmedAction({
@@ -94,7 +96,12 @@ export function AccountTab() {
       confirmLabel: "Delete Account",
       destructive: true,
     },
-    run: () => remove.mutateAsync(),
+    // Nothing of a deleted account stays on the device (its offline copy and queue included).
+    run: async () => {
+      const done = await remove.mutateAsync();
+      await eraseOfflineData(user._id).catch(() => {});
+      return done;
+    },
     successMessage: "Account deleted successfully",
     failureMessage: "Failed to delete account",
     // SPEC §4: logged out and sent to sign in 1.5 s later.

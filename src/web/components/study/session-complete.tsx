@@ -45,8 +45,16 @@ function CategoryList({
   );
 }
 
+/** A session studied offline, tallied in the browser: the server has no record of it yet. */
+export interface OfflineTally {
+  answered: number;
+  correct: number;
+  timeSpentMs: number;
+}
+
 interface SessionCompleteProps {
   sessionId: string;
+  offline?: OfflineTally;
   onNewSession: () => void;
   onReview: () => void;
   starting: boolean;
@@ -55,13 +63,23 @@ interface SessionCompleteProps {
 /** SPEC §2 Session Complete, from the server's record of the session and the review log. */
 export function SessionComplete({
   sessionId,
+  offline,
   onNewSession,
   onReview,
   starting,
 }: SessionCompleteProps) {
-  const session = trpc.stats.session.useQuery({ sessionId });
+  const session = trpc.stats.session.useQuery({ sessionId }, { enabled: !offline });
   const summary = trpc.stats.summary.useQuery();
-  const s = session.data;
+  const s = offline
+    ? {
+        questionsAnswered: offline.answered,
+        correctAnswers: offline.correct,
+        accuracy: offline.answered ? Math.round((100 * offline.correct) / offline.answered) : 0,
+        averageTimeSeconds: offline.answered
+          ? Math.round(offline.timeSpentMs / offline.answered / 1000)
+          : 0,
+      }
+    : session.data;
   const sum = summary.data;
   return (
     <div className="space-y-4" data-testid="session-complete">
@@ -82,6 +100,12 @@ export function SessionComplete({
               <Stat label="Avg. Time" value={`${s.averageTimeSeconds}s`} />
               <Stat label="Correct" value={s.correctAnswers} />
             </dl>
+          )}
+          {offline && (
+            <p className="mt-3 text-sm text-muted-foreground">
+              Studied offline: these answers are saved on this device and sync when you are back
+              online.
+            </p>
           )}
         </CardContent>
       </Card>
@@ -122,7 +146,7 @@ export function SessionComplete({
         </Card>
       )}
 
-      <RankingsCard />
+      {!offline && <RankingsCard />}
 
       <div className="flex flex-wrap gap-2">
         <Button onClick={onNewSession} busy={starting}>

@@ -23,7 +23,14 @@ import {
 } from "@/web/components/ui/select";
 import { Spinner } from "@/web/components/ui/spinner";
 import { useSessionUser } from "@/web/lib/session";
-import { errorMessage, trpc, type RouterOutputs } from "@/web/lib/trpc";
+import { errorMessage, httpStatusOf, trpc, type RouterOutputs } from "@/web/lib/trpc";
+import {
+  answerOffline,
+  dueFromCopy,
+  settleInCopy,
+  type PendingAnswer,
+} from "@/web/offline/local-study";
+import { useOffline } from "@/web/offline/offline-provider";
 import {
   CorrectAnswers,
   OptionList,
@@ -36,7 +43,7 @@ import {
 } from "./question-view";
 import { formatInterval, intervalOf } from "./next-interval";
 import { checkLabel, requiredCount, shuffle, toggleSelection, visibleOptions } from "./selection";
-import { SessionComplete } from "./session-complete";
+import { SessionComplete, type OfflineTally } from "./session-complete";
 import { SessionProgressBox, type SessionTally } from "./session-progress";
 import { SessionReview } from "./session-review";
 import { advancedFrom, withAnswer, withRating, type Session } from "./session-state";
@@ -44,6 +51,10 @@ import { advancedFrom, withAnswer, withRating, type Session } from "./session-st
 export const NO_QUESTIONS_DUE =
   "No questions due for review! Add some questions or check back later.";
 const ALL_CATEGORIES = "__all__";
+/** The id of a session studied offline: the server records no session for it. */
+const OFFLINE_SESSION = "offline";
+export const NO_OFFLINE_COPY =
+  "You are offline, and this device has no questions saved yet. Open Study once while online to keep the next questions for offline study.";
 
 type Phase = "idle" | "question" | "complete" | "review";
 
@@ -69,6 +80,10 @@ export function StudyPage() {
   const rateMutation = trpc.study.rate.useMutation();
   const finishMutation = trpc.study.finishSession.useMutation();
   const { show, clear, banner } = useBanner();
+  const offline = useOffline();
+  // The answer given offline that waits for its rating (also kept in IndexedDB against a closed tab).
+  const pendingOffline = useRef<PendingAnswer | null>(null);
+  const offlineTimeMs = useRef(0);
 
   const [phase, setPhase] = useState<Phase>("idle");
   const [category, setCategory] = useState<string>(ALL_CATEGORIES);
@@ -88,11 +103,53 @@ export function StudyPage() {
     void utils.study.due.invalidate();
   }, [utils]);
 
+  const beginSession = useCallback(
+    (id: string, categoryName: string | undefined, questions: StudyQuestion[]) => {
+      setSession({
+        id,
+        category: categoryName ?? null,
+        questions: shuffle(questions),
+        index: 0,
+        entries: {},
+      });
+      setSelected([]);
+      setExplanations({});
+      shownAt.current = Date.now();
+      offlineTimeMs.current = 0;
+      setPhase("question");
+    },
+    [],
+  );
+
+  /** Offline: the session comes from the copy kept on the device. */
+  const startOffline = useCallback(
+    async (categoryName: string | undefined) => {
+      const copy = await offline.store?.copy();
+      if (!copy) {
+        show("error", NO_OFFLINE_COPY);
+        return;
+      }
+      const questions = dueFromCopy(copy, new Date(), { category: categoryName });
+      if (questions.length === 0) {
+        setSession(null);
+        setPhase("idle");
+        setEmptyNotice(true);
+        return;
+      }
+      beginSession(OFFLINE_SESSION, categoryName, questions);
+    },
+    [beginSession, offline.store, show],
+  );
+
   const start = useCallback(
     (chosen: string) => {
       clear();
       setEmptyNotice(false);
       const categoryName = chosen === ALL_CATEGORIES ? undefined : chosen;
+      if (!offline.online) {
+        void startOffline(categoryName);
+        return;
+      }
       startMutation.mutate(
         { category: categoryName },
         {
@@ -106,24 +163,18 @@ export function StudyPage() {
               }
               return;
             }
-            setSession({
-              id: data.session.id,
-              category: data.session.category,
-              questions: shuffle(data.questions),
-              index: 0,
-              entries: {},
-            });
-            setSelected([]);
-            setExplanations({});
-            shownAt.current = Date.now();
-            setPhase("question");
+            beginSession(data.session.id, categoryName, data.questions);
             refreshStats();
           },
-          onError: (err) => show("error", errorMessage(err, "Failed to load questions")),
+          onError: (err) => {
+            // No answer from the server (the connection dropped): study from the device's copy.
+            if (httpStatusOf(err) === undefined) void startOffline(categoryName);
+            else show("error", errorMessage(err, "Failed to load questions"));
+          },
         },
       );
     },
-    [clear, show, startMutation, refreshStats],
+    [clear, show, startMutation, refreshStats, beginSession, offline.online, startOffline],
   );
 
   const current = session ? session.questions[session.index] : undefined;
@@ -133,14 +184,47 @@ export function StudyPage() {
   const canCheck = !!current && !result && selected.length === required;
   const isLast = !!session && session.index >= session.questions.length - 1;
 
+  /**
+   * Queues the offline answer waiting for its rating, with the rating if one was given, and moves
+   * the card in the copy to where the server's replay will put it.
+   */
+  const settleOffline = useCallback(
+    async (difficulty: Difficulty | null) => {
+      const pending = pendingOffline.current;
+      const store = offline.store;
+      if (!pending || !store) return;
+      pendingOffline.current = null;
+      const copy = await store.copy();
+      await store.settle(
+        { ...pending.review, difficulty },
+        copy && settleInCopy(copy, pending, difficulty),
+      );
+      offline.queued();
+    },
+    [offline],
+  );
+
   const finish = useCallback(() => {
     if (!session) return;
     setPhase("complete");
-    finishMutation.mutate({ sessionId: session.id }, { onSettled: refreshStats });
-  }, [finishMutation, refreshStats, session]);
+    if (session.id === OFFLINE_SESSION) {
+      void settleOffline(null);
+      return;
+    }
+    finishMutation.mutate(
+      { sessionId: session.id },
+      {
+        onSettled: () => {
+          refreshStats();
+          void offline.refreshCopy();
+        },
+      },
+    );
+  }, [finishMutation, offline, refreshStats, session, settleOffline]);
 
   const advance = useCallback(() => {
     if (!session) return;
+    void settleOffline(null);
     if (session.index >= session.questions.length - 1) {
       finish();
       return;
@@ -149,7 +233,7 @@ export function StudyPage() {
     setSession((s) => (s ? advancedFrom(s, from) : s));
     setSelected([]);
     shownAt.current = Date.now();
-  }, [finish, session]);
+  }, [finish, session, settleOffline]);
 
   const toggle = useCallback(
     (letter: string) => {
@@ -159,10 +243,38 @@ export function StudyPage() {
     [current, required, result],
   );
 
+  /** The verdict from the copy on the device, the answer kept until it is rated. */
+  const checkOffline = useCallback(
+    async (question: StudyQuestion, chosen: string[]) => {
+      const store = offline.store;
+      const copy = await store?.copy();
+      if (!store || !copy) {
+        show("error", NO_OFFLINE_COPY);
+        return;
+      }
+      const { result, pending } = answerOffline(copy, question, {
+        id: crypto.randomUUID(),
+        selected: chosen,
+        timeSpentMs: Math.max(0, Math.round(Date.now() - shownAt.current)),
+        now: new Date(),
+      });
+      await store.savePending(pending);
+      pendingOffline.current = pending;
+      offlineTimeMs.current += pending.review.timeSpentMs;
+      setSession((s) => (s ? withAnswer(s, question._id, chosen, result) : s));
+    },
+    [offline.store, show],
+  );
+
   const check = useCallback(() => {
     if (!session || !current || !canCheck || answerMutation.isPending) return;
     const question = current;
     const chosen = selected;
+    // Offline (or a session begun offline): answered on the device and synced later.
+    if (session.id === OFFLINE_SESSION || !offline.online) {
+      void checkOffline(question, chosen);
+      return;
+    }
     answerMutation.mutate(
       {
         questionId: question._id,
@@ -178,7 +290,17 @@ export function StudyPage() {
         onError: (err) => show("error", errorMessage(err, "Failed to update study data")),
       },
     );
-  }, [answerMutation, canCheck, current, selected, session, show, utils]);
+  }, [
+    answerMutation,
+    canCheck,
+    checkOffline,
+    current,
+    offline.online,
+    selected,
+    session,
+    show,
+    utils,
+  ]);
 
   /** Rating submits in the background and moves on at once: no visible wait (issue 4). */
   const rateAndAdvance = useCallback(
@@ -186,6 +308,11 @@ export function StudyPage() {
       if (!session || !current || !entry?.result || entry.rated !== null) return;
       const questionId = current._id;
       setSession((s) => (s ? withRating(s, questionId, difficulty) : s));
+      if (pendingOffline.current?.review.questionId === questionId) {
+        void settleOffline(difficulty);
+        advance();
+        return;
+      }
       rateMutation.mutate(
         { questionId, difficulty },
         {
@@ -198,7 +325,7 @@ export function StudyPage() {
       );
       advance();
     },
-    [advance, current, entry, rateMutation, session, show, utils],
+    [advance, current, entry, rateMutation, session, settleOffline, show, utils],
   );
 
   // Keyboard: letters select, Enter checks, 1/2/3 rate after checking.
@@ -376,6 +503,9 @@ export function StudyPage() {
       {phase === "complete" && session && (
         <SessionComplete
           sessionId={session.id}
+          offline={
+            session.id === OFFLINE_SESSION ? offlineTally(tally, offlineTimeMs.current) : undefined
+          }
           starting={startMutation.isPending}
           onNewSession={() => start(category)}
           onReview={() => setPhase("review")}
@@ -400,6 +530,10 @@ export function StudyPage() {
 }
 
 type Summary = RouterOutputs["stats"]["summary"] | undefined;
+
+function offlineTally(tally: SessionTally, timeSpentMs: number): OfflineTally {
+  return { answered: tally.answered, correct: tally.correct, timeSpentMs };
+}
 
 function IdleView({
   summary,
