@@ -28,10 +28,14 @@ export class OfflineStore {
   ) {}
 
   static async open(userId: string): Promise<OfflineStore> {
-    const db = await openDB<OfflineSchema>(PREFIX + userId, 1, {
+    const db: IDBPDatabase<OfflineSchema> = await openDB<OfflineSchema>(PREFIX + userId, 1, {
       upgrade(db) {
         db.createObjectStore("kv");
         db.createObjectStore("queue", { keyPath: "id" }).createIndex("seq", "seq");
+      },
+      // Erasing (sign-out, another user) must not wait on this connection: let it go at once.
+      blocking() {
+        db.close();
       },
     });
     return new OfflineStore(userId, db);
