@@ -1,5 +1,14 @@
 import type { Page } from "@playwright/test";
-import { expect, logOutViaHeader, test, trpcMutation, trpcQuery } from "./fixtures";
+import {
+  expect,
+  logOutViaHeader,
+  makeUser,
+  registerViaApi,
+  signInViaUi,
+  test,
+  trpcMutation,
+  trpcQuery,
+} from "./fixtures";
 
 /** Issue 18: studying with the connection off, and every answer arriving once. */
 
@@ -173,4 +182,28 @@ test("signing out needs a connection, then erases the offline copy and the remem
   await logOutViaHeader(page);
   expect(await offlineDatabases(page)).toEqual([]);
   expect(await page.evaluate(() => localStorage.getItem("prite-offline-user"))).toBeNull();
+});
+
+test("another user signing in on the device erases the previous user's offline copy", async ({
+  page,
+  context,
+  user,
+  newApiContext,
+}) => {
+  void user;
+  await addQuestions(page, 2);
+  await page.goto("/study");
+  await waitForOfflineCopy(page, 2);
+  const first = await offlineDatabases(page);
+  expect(first).toHaveLength(1);
+
+  // The first user's session ends without signing out (it expired); someone else signs in.
+  const next = makeUser({ prefix: "next" });
+  await registerViaApi(await newApiContext(), next);
+  await context.clearCookies();
+  await signInViaUi(page, next);
+  await expect(page.getByRole("banner").getByText(`Signed in as ${next.username}`)).toBeVisible();
+  await expect.poll(() => offlineDatabases(page)).not.toContain(first[0]);
+  const remembered = await page.evaluate(() => localStorage.getItem("prite-offline-user"));
+  expect(JSON.parse(remembered!)).toMatchObject({ username: next.username });
 });
