@@ -388,9 +388,16 @@ test("the dialog: batches with a percentage, Cancel, Manual Merge fields, anothe
   // kept both: the public original and the imported copy.
   await page.getByRole("link", { name: "View Questions" }).click();
   const search = page.getByRole("searchbox");
+  // Each search waits for its own answer (the count line names the words), so a slow answer under
+  // two parallel spec files is not read as a missing question.
   const find = async (words: string) => {
     await search.fill(`${words}`);
+    const answered = page.waitForResponse(
+      (r) => r.url().includes("questions.search") && r.url().includes(words),
+      { timeout: 20_000 },
+    );
     await search.press("Enter");
+    await answered;
   };
   await find("prosopagnosia");
   await expect(page.getByText(own[0]!.text, { exact: true })).toHaveCount(1);
