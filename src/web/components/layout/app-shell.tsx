@@ -5,6 +5,7 @@ import { useLeaveSession, useLogOut, useSessionUser } from "@/web/lib/session";
 import { isUnauthorized, trpc } from "@/web/lib/trpc";
 import { AppHeader } from "./app-header";
 import { BottomNav } from "./bottom-nav";
+import { OfflineBanner } from "./offline-banner";
 
 /** The signed-in frame of SPEC §2: header, the page, and the bottom tabs. */
 export function AppShell() {
@@ -29,6 +30,8 @@ export function AppShell() {
         Skip to content
       </a>
       <AppHeader username={user.username} onLogOut={logOut} loggingOut={isPending} />
+      {/* Nothing is queued offline yet: the offline review queue (issue 18) passes its count here. */}
+      <OfflineBanner waiting={0} />
       <main
         id="main"
         tabIndex={-1}
