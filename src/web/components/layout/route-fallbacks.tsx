@@ -1,6 +1,6 @@
 import { Link, useRouter, type ErrorComponentProps } from "@tanstack/react-router";
 import { TRPCClientError } from "@trpc/client";
-import { useCallback, useEffect, type ReactNode } from "react";
+import { useEffect, useRef, type ReactNode } from "react";
 import { Button } from "@/web/components/ui/button";
 import { errorMessage } from "@/web/lib/trpc";
 import { useOnline } from "@/web/lib/use-online";
@@ -27,6 +27,9 @@ export function isStaleBuildError(error: unknown): boolean {
     message,
   );
 }
+
+/** How long after the 'online' event a page that failed offline tries again. */
+const RETRY_AFTER_ONLINE_MS = 1000;
 
 /** A full-page message in place of a page that could not load. */
 function PageFailure({
@@ -55,17 +58,26 @@ export function RouteError({ error, reset }: ErrorComponentProps) {
   const router = useRouter();
   const online = useOnline();
   const stale = isStaleBuildError(error);
-  const retry = useCallback(() => {
+  const retry = () => {
     reset();
     void router.invalidate();
-  }, [reset, router]);
+  };
+  const latestRetry = useRef(retry);
+  latestRetry.current = retry;
+  const wasOffline = useRef(!online);
   // Offline, the page failed because nothing could be reached: it loads by itself once the
   // connection is back, so a resident in a basement need not find and press a button (issue 18).
+  // The 'online' event can come a moment before requests get through, hence the short wait.
   useEffect(() => {
-    if (online || stale) return;
-    window.addEventListener("online", retry, { once: true });
-    return () => window.removeEventListener("online", retry);
-  }, [online, stale, retry]);
+    if (!online) {
+      wasOffline.current = true;
+      return;
+    }
+    if (!wasOffline.current || stale) return;
+    wasOffline.current = false;
+    const timer = setTimeout(() => latestRetry.current(), RETRY_AFTER_ONLINE_MS);
+    return () => clearTimeout(timer);
+  }, [online, stale]);
   if (stale) {
     return (
       <PageFailure
