@@ -3,6 +3,7 @@ import tailwindcss from "@tailwindcss/vite";
 import { tanstackRouter } from "@tanstack/router-plugin/vite";
 import react from "@vitejs/plugin-react";
 import { defineConfig } from "vite";
+import { VitePWA } from "vite-plugin-pwa";
 
 const apiTarget = `http://localhost:${process.env.API_PORT ?? 3001}`;
 
@@ -18,6 +19,55 @@ export default defineConfig({
     }),
     react(),
     tailwindcss(),
+    // The installable app (issue 18, docs/decisions/190): a Workbox service worker that precaches the
+    // shell and nothing else. Registration is the app's own (src/web/pwa), after the first render.
+    VitePWA({
+      // A new version waits until the user says so: never reload under a resident mid-question.
+      registerType: "prompt",
+      injectRegister: false,
+      // The icons are in the precache through globPatterns already; listing them twice adds nothing.
+      includeManifestIcons: false,
+      manifest: {
+        name: "PRITE Study",
+        short_name: "PRITE Study",
+        description: "A collaborative flashcard system for PRITE exam preparation",
+        id: "/",
+        start_url: "/",
+        scope: "/",
+        display: "standalone",
+        background_color: "#f6f8f8",
+        theme_color: "#0f766e",
+        icons: [
+          { src: "/icons/icon-192.png", sizes: "192x192", type: "image/png", purpose: "any" },
+          { src: "/icons/icon-512.png", sizes: "512x512", type: "image/png", purpose: "any" },
+          {
+            src: "/icons/icon-maskable-512.png",
+            sizes: "512x512",
+            type: "image/png",
+            purpose: "maskable",
+          },
+          { src: "/favicon.svg", sizes: "any", type: "image/svg+xml", purpose: "any" },
+        ],
+      },
+      workbox: {
+        // The shell: every script and style of the build (pages are lazy chunks, so offline pages
+        // need them too), index.html, the icons. Not the .br/.gz copies (written after this) nor maps.
+        globPatterns: ["**/*.{js,css,html,svg,png,woff2,webmanifest}"],
+        // SheetJS (160 KB gzip) serves the import screens and zxcvbn's dictionaries (235 KB gzip) the
+        // password forms: all of them need the server anyway, so a phone should not download them on
+        // its first visit just to have them offline.
+        globIgnores: ["**/xlsx-*.js", "**/password-checker-*.js"],
+        // SPA routes open offline from the precached index.html; the API never does: a navigation
+        // to /api or /trpc (a REST link, a download) must reach the server or fail as the network fails.
+        navigateFallback: "/index.html",
+        navigateFallbackDenylist: [/^\/api(?:\/|$)/, /^\/trpc(?:\/|$)/],
+        // No runtimeCaching: the worker stores nothing but the precache, so no API answer (least of
+        // all /api/auth/*) is ever kept by it; offline data is the app's own, per user (issue 18).
+        cleanupOutdatedCaches: true,
+        clientsClaim: false,
+        skipWaiting: false,
+      },
+    }),
   ],
   resolve: {
     alias: { "@": fileURLToPath(new URL("./src", import.meta.url)) },

@@ -101,6 +101,8 @@ export async function startServer(opts: {
   logFile: string;
   template?: string;
   dataDir?: string;
+  /** More environment for the server, e.g. WEB_DIST_DIR for a copy of the build a spec changes. */
+  env?: Record<string, string>;
 }): Promise<RunningServer> {
   fs.mkdirSync(path.dirname(opts.logFile), { recursive: true });
   let lastError: unknown;
@@ -130,6 +132,7 @@ export async function startServer(opts: {
         TRUST_PROXY: "",
         // Every test account is created from 127.0.0.1; the limit has its own tests.
         REGISTRATIONS_PER_HOUR_PER_IP: "0",
+        ...opts.env,
       },
     });
     fs.closeSync(log);

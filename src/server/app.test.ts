@@ -95,6 +95,9 @@ describe("the HTTP surface", () => {
         "img-src 'self'",
         "font-src 'self'",
         "connect-src 'self'",
+        // The service worker and the manifest of the installable app (decision 190).
+        "worker-src 'self'",
+        "manifest-src 'self'",
         "object-src 'none'",
         "base-uri 'self'",
         "form-action 'self'",

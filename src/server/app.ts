@@ -110,6 +110,13 @@ function isApiPath(url: string): boolean {
   return url === "/api" || url.startsWith("/api/") || url.startsWith("/trpc/") || url === "/trpc";
 }
 
+/** Files at the root of the web build that a browser must ask for again every time. */
+const ALWAYS_REVALIDATED: ReadonlySet<string> = new Set([
+  "index.html",
+  "sw.js",
+  "manifest.webmanifest",
+]);
+
 /** The Content-Security-Policy (docs/decisions/062-content-security-policy.md). */
 export const CSP_DIRECTIVES = {
   defaultSrc: ["'self'"],
@@ -119,6 +126,10 @@ export const CSP_DIRECTIVES = {
   imgSrc: ["'self'"],
   fontSrc: ["'self'"],
   connectSrc: ["'self'"],
+  // The service worker (sw.js, and the Workbox runtime it imports) comes from this origin only; named
+  // rather than left to the script-src fallback so the policy says it (docs/decisions/190).
+  workerSrc: ["'self'"],
+  manifestSrc: ["'self'"],
   objectSrc: ["'none'"],
   baseUri: ["'self'"],
   formAction: ["'self'"],
@@ -297,10 +308,11 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       maxAge: "1h",
       setHeaders: (res, filePath) => {
         // Hashed assets never change; index.html must always be revalidated, or a deploy would leave
-        // browsers on the old shell for an hour.
+        // browsers on the old shell for an hour. So must the service worker and the manifest: the
+        // browser compares sw.js byte for byte to find a new version (docs/decisions/190).
         if (filePath.includes(`${path.sep}assets${path.sep}`)) {
           res.header("Cache-Control", "public, max-age=31536000, immutable");
-        } else if (path.basename(filePath) === "index.html") {
+        } else if (ALWAYS_REVALIDATED.has(path.basename(filePath))) {
           res.header("Cache-Control", "no-cache");
         }
       },

@@ -20,6 +20,8 @@ beforeAll(async () => {
   fs.mkdirSync(path.join(webDir, "assets"));
   fs.writeFileSync(path.join(webDir, "index.html"), "<!doctype html><title>PRITE Study</title>");
   fs.writeFileSync(path.join(webDir, "assets", "index-3f9a1c.js"), "export {};");
+  fs.writeFileSync(path.join(webDir, "sw.js"), "self.addEventListener('fetch', () => {});");
+  fs.writeFileSync(path.join(webDir, "manifest.webmanifest"), '{"name":"PRITE Study"}');
   app = await buildApp({
     handle: h.db,
     config: { aiModel: null, throttle: DEFAULT_THROTTLE },
@@ -91,6 +93,21 @@ describe("Cache-Control", () => {
       expect(res.headers["cache-control"]).toBe("no-cache");
     },
   );
+
+  // Issue 18: the browser looks for a new version by fetching sw.js; an hour of HTTP cache would
+  // hide a deploy from it.
+  it.each(["/sw.js", "/manifest.webmanifest"])("%s: revalidated on every load", async (url) => {
+    const res = await app.inject({ method: "GET", url });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers["cache-control"]).toBe("no-cache");
+  });
+
+  it("the policy lets this origin's service worker and manifest load", async () => {
+    const res = await app.inject({ method: "GET", url: "/" });
+    const csp = String(res.headers["content-security-policy"]);
+    expect(csp).toContain("worker-src 'self'");
+    expect(csp).toContain("manifest-src 'self'");
+  });
 
   it("hashed assets stay immutable", async () => {
     const res = await app.inject({ method: "GET", url: "/assets/index-3f9a1c.js" });

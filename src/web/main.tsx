@@ -29,3 +29,16 @@ createRoot(container).render(
     </trpc.Provider>
   </StrictMode>,
 );
+
+// The service worker (issue 18) registers after the first screen, from a chunk of its own: Workbox's
+// window library stays out of the initial JavaScript, and the first visit's precache downloads do
+// not compete with the page's own. Development has no worker, so nothing there is served stale.
+if (import.meta.env.PROD && "serviceWorker" in navigator) {
+  const register = () => {
+    import("./pwa/register")
+      .then((module) => module.registerServiceWorker())
+      .catch((error: unknown) => console.warn("The service worker was not registered", error));
+  };
+  if (document.readyState === "complete") register();
+  else window.addEventListener("load", register, { once: true });
+}

@@ -17,7 +17,7 @@ import { errorMessage, trpc } from "@/web/lib/trpc";
 import { retryDelayMs } from "./local-study";
 import { OfflineStore } from "./store";
 import { sendQueued, type RefusedAnswer } from "./sync";
-import { useOnline } from "./use-online";
+import { useOnline } from "@/web/lib/use-online";
 
 export type SyncStatus =
   | { kind: "idle" }

@@ -1,4 +1,4 @@
-import { CloudOff, RefreshCw } from "lucide-react";
+import { RefreshCw } from "lucide-react";
 import { Alert } from "@/web/components/ui/alert";
 import { useOffline } from "./offline-provider";
 
@@ -7,7 +7,8 @@ export function waitingText(n: number): string {
 }
 
 /**
- * Says what the offline side is doing (issue 18 item 4): offline with what is waiting, a failed sync
+ * Says what the offline side is doing (issue 18 item 4; the offline strip itself is OfflineBanner
+ * under the header): a failed sync
  * with why and when it retries, a quiet confirmation once answers are synced, and any answer the
  * server refused with its reason.
  */
@@ -15,15 +16,6 @@ export function SyncBanner() {
   const { online, waiting, status, refused, dismissRefused, syncNow } = useOffline();
   return (
     <div className="mb-4 space-y-2 empty:hidden">
-      {!online && (
-        <div
-          role="status"
-          className="flex items-center gap-2 rounded-md border border-warning bg-warning-soft px-3 py-2 text-sm text-warning-soft-foreground"
-        >
-          <CloudOff aria-hidden="true" className="size-4 shrink-0" />
-          <span>Offline — {waitingText(waiting)}</span>
-        </div>
-      )}
       {online && status.kind === "failed" && (
         <div
           role="alert"

@@ -1,6 +1,7 @@
 import type { QueryClient } from "@tanstack/react-query";
 import { createRootRouteWithContext, HeadContent, Outlet } from "@tanstack/react-router";
 import type { TrpcUtils } from "@/web/lib/trpc";
+import { UpdatePrompt } from "@/web/pwa/update-prompt";
 
 /** What every route's beforeLoad and loader can reach (DESIGN §9). */
 export interface RouterContext {
@@ -17,6 +18,7 @@ function RootLayout() {
   return (
     <>
       <HeadContent />
+      <UpdatePrompt />
       <Outlet />
     </>
   );

@@ -3,16 +3,27 @@ import { useEffect } from "react";
 import { Alert } from "@/web/components/ui/alert";
 import { useLeaveSession, useLogOut, useSessionUser } from "@/web/lib/session";
 import { isUnauthorized, trpc } from "@/web/lib/trpc";
-import { OfflineProvider } from "@/web/offline/offline-provider";
+import { OfflineProvider, useOffline } from "@/web/offline/offline-provider";
 import { SyncBanner } from "@/web/offline/sync-banner";
 import { AppHeader } from "./app-header";
 import { BottomNav } from "./bottom-nav";
+import { OfflineBanner } from "./offline-banner";
 
 /** The signed-in frame of SPEC §2: header, the page, and the bottom tabs. */
 export function AppShell() {
   const user = useSessionUser();
+  return (
+    <OfflineProvider userId={user._id}>
+      <Frame />
+    </OfflineProvider>
+  );
+}
+
+function Frame() {
+  const user = useSessionUser();
   const { logOut, isPending, error, clearError } = useLogOut();
   const leave = useLeaveSession();
+  const { waiting } = useOffline();
 
   // The session query answers a 401 itself (the global handler leaves it alone): when a refetch
   // (say, on returning to the tab the next morning) finds the session expired, go to sign in.
@@ -23,30 +34,29 @@ export function AppShell() {
   }, [expired, leave]);
 
   return (
-    <OfflineProvider userId={user._id}>
-      <div className="flex min-h-dvh flex-col">
-        <a
-          href="#main"
-          className="sr-only z-50 rounded-md bg-card px-4 py-3 font-medium shadow focus:not-sr-only focus:fixed focus:top-2 focus:left-2"
-        >
-          Skip to content
-        </a>
-        <AppHeader username={user.username} onLogOut={logOut} loggingOut={isPending} />
-        <main
-          id="main"
-          tabIndex={-1}
-          className="mx-auto w-full max-w-3xl flex-1 px-4 pt-5 pb-[calc(6rem+env(safe-area-inset-bottom))] outline-none"
-        >
-          {error && (
-            <Alert type="error" onClose={clearError} className="mb-4">
-              {error}
-            </Alert>
-          )}
-          <SyncBanner />
-          <Outlet />
-        </main>
-        <BottomNav isAdmin={user.isAdmin} />
-      </div>
-    </OfflineProvider>
+    <div className="flex min-h-dvh flex-col">
+      <a
+        href="#main"
+        className="sr-only z-50 rounded-md bg-card px-4 py-3 font-medium shadow focus:not-sr-only focus:fixed focus:top-2 focus:left-2"
+      >
+        Skip to content
+      </a>
+      <AppHeader username={user.username} onLogOut={logOut} loggingOut={isPending} />
+      <OfflineBanner waiting={waiting} />
+      <main
+        id="main"
+        tabIndex={-1}
+        className="mx-auto w-full max-w-3xl flex-1 px-4 pt-5 pb-[calc(6rem+env(safe-area-inset-bottom))] outline-none"
+      >
+        {error && (
+          <Alert type="error" onClose={clearError} className="mb-4">
+            {error}
+          </Alert>
+        )}
+        <SyncBanner />
+        <Outlet />
+      </main>
+      <BottomNav isAdmin={user.isAdmin} />
+    </div>
   );
 }

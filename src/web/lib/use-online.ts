@@ -9,7 +9,11 @@ function subscribe(onChange: () => void): () => void {
   };
 }
 
-/** Whether the browser says it has a connection (React Query pauses calls by the same signal). */
+/**
+ * Whether the browser has a network connection (navigator.onLine and its events). `false` is
+ * reliable: there is no network. `true` only means there is one; the server may still be
+ * unreachable, which the calls themselves report (issue 18).
+ */
 export function useOnline(): boolean {
   return useSyncExternalStore(
     subscribe,
