@@ -418,3 +418,18 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     }
   },
 });
+
+/** Until the page's service worker is active (it then controls reloads and offline visits). */
+export async function serviceWorkerReady(page: Page): Promise<string | undefined> {
+  return page.evaluate(async () => {
+    const worker = (await navigator.serviceWorker.ready).active;
+    if (worker && worker.state !== "activated") {
+      await new Promise<void>((resolve) => {
+        worker.addEventListener("statechange", () => {
+          if (worker.state === "activated") resolve();
+        });
+      });
+    }
+    return worker?.state;
+  });
+}

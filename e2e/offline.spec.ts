@@ -4,6 +4,7 @@ import {
   logOutViaHeader,
   makeUser,
   registerViaApi,
+  serviceWorkerReady,
   signInViaUi,
   test,
   trpcMutation,
@@ -105,9 +106,14 @@ test("ten questions studied offline arrive once, with the states the server comp
   await page.goto("/study");
   await expect(page.getByText("Today's Study Overview")).toBeVisible();
   await waitForOfflineCopy(page, 12);
+  expect(await serviceWorkerReady(page)).toBe("activated");
 
+  // With the connection off, a reload opens the app from the service worker and the device's copy.
   await context.setOffline(true);
+  await page.reload();
   await expect(page.getByText("Offline", { exact: true })).toBeVisible();
+  await expect(page.getByText("Today's Study Overview")).toBeVisible();
+  await expect(page.getByTestId("overview-due")).toHaveText("12");
   await page.getByRole("button", { name: "Start Studying" }).click();
   await expect(page.getByRole("heading", { name: "Question 1/12" })).toBeVisible();
 

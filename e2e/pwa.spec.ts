@@ -7,27 +7,14 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { chromium, type Page } from "@playwright/test";
-import { expect, test } from "./fixtures";
+import { chromium } from "@playwright/test";
+import { expect, serviceWorkerReady, test } from "./fixtures";
 import { GOLDEN_DATA_DIR_ENV, ROOT, SERVER_LOG_DIR, startServer } from "./server";
 
 /**
  * Waits until the page's service worker has activated (its install, the precache, is then complete);
  * returns its state. `ready` resolves as soon as a worker is activating.
  */
-async function serviceWorkerReady(page: Page): Promise<string | undefined> {
-  return page.evaluate(async () => {
-    const worker = (await navigator.serviceWorker.ready).active;
-    if (worker && worker.state !== "activated") {
-      await new Promise<void>((resolve) => {
-        worker.addEventListener("statechange", () => {
-          if (worker.state === "activated") resolve();
-        });
-      });
-    }
-    return worker?.state;
-  });
-}
 
 /** Width and height from a PNG's IHDR chunk (bytes 16 to 24). */
 function pngSize(body: Buffer): { width: number; height: number } {
@@ -133,13 +120,15 @@ test("offline, a reload opens the shell from the service worker and the API is n
 
   await context.setOffline(true);
   await page.reload();
-  // The page is the app's, from the precache: the network has nothing to give. Signing in needs the
-  // server, so the signed-in layout says it is offline and waits for the connection.
-  await expect(page.getByRole("heading", { name: "You are offline" })).toBeVisible();
+  // The page is the app's, from the precache: the network has nothing to give. The app opens as the
+  // user last signed in on this device (the offline copy's owner), with the offline strip.
+  await expect(page.getByRole("banner")).toContainText(user.username);
+  await expect(page.getByRole("status").filter({ hasText: /^Offline$/ })).toBeVisible();
   await expect(page).toHaveTitle(/PRITE Study/);
-  // Another SPA route opens from the same precached shell.
+  await expect(page.getByText("Failed to load your study statistics")).toHaveCount(0);
+  // Another SPA route opens from the same precached shell, and says it needs the server.
   await page.goto("/browse");
-  await expect(page.getByRole("heading", { name: "You are offline" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "This page needs a connection" })).toBeVisible();
   // The navigation fallback never answers for the API: it fails as the network fails.
   // (In a tab of its own: a failed navigation leaves a tab on Chromium's error page.)
   const probe = await context.newPage();

@@ -28,7 +28,5 @@ export const registerStudyRoutes: RestRegistrar = (route) => {
   });
 
   // Answers given offline (issue 18): idempotent by each answer's id, so a lost reply can be resent.
-  route("POST", "/api/study/sync", (caller, req) =>
-    caller.study.sync((req.body ?? {}) as never),
-  );
+  route("POST", "/api/study/sync", (caller, req) => caller.study.sync((req.body ?? {}) as never));
 };

@@ -1,4 +1,4 @@
-import { MutationCache, QueryCache, QueryClient } from "@tanstack/react-query";
+import { MutationCache, onlineManager, QueryCache, QueryClient } from "@tanstack/react-query";
 import {
   createTRPCQueryUtils,
   createTRPCReact,
@@ -107,6 +107,9 @@ function isSessionQuery(queryKey: readonly unknown[]): boolean {
 }
 
 export function createQueryClient(opts: { onUnauthorized: () => void }): QueryClient {
+  // React Query assumes online until an event says otherwise; an app opened offline (issue 18) must
+  // pause its calls from the start instead of failing each one.
+  if (typeof navigator !== "undefined") onlineManager.setOnline(navigator.onLine);
   return new QueryClient({
     queryCache: new QueryCache({
       onError: (error, query) => {
