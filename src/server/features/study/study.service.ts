@@ -1,6 +1,7 @@
 import { and, asc, eq, isNull, lte, ne, notExists, or, sql } from "drizzle-orm";
 import { DUE_PAGE, PUBLIC_NEW_IN_DUE_LIMIT, UNCATEGORIZED } from "../../../core/constants";
 import type { TAnswerInput, TDifficulty } from "../../../core/schemas/study";
+import { answerKeyOf, isCorrectSelection } from "../../../core/correctness";
 import { initialStudyState, type StudyState } from "../../../core/srs";
 import type { SchedulerName, SchedulerSettings } from "../../../core/srs/fsrs";
 import {
@@ -18,7 +19,6 @@ import {
   studySessions,
   studyStates,
   users,
-  type QuestionRow,
   type StudySessionRow,
   type StudyStateRow,
 } from "../../db/schema";
@@ -31,18 +31,8 @@ export const STUDY_SESSION_NOT_FOUND = "Study session not found";
 export const NOT_AN_OPTION = "Please select one of the question's options";
 export const NO_ANSWER_KEY = "This question has no correct answer yet. Add one in Browse first.";
 
-/** The answer key of a question: `correctAnswers` is the full set; older rows may hold only the letter. */
-export function answerKeyOf(row: Pick<QuestionRow, "correctAnswer" | "correctAnswers">): string[] {
-  if (row.correctAnswers.length > 0) return [...new Set(row.correctAnswers)].sort();
-  return row.correctAnswer ? [row.correctAnswer] : [];
-}
-
-/** Correct when the selected set equals the answer set exactly (multipleCorrect: every one, no extra). */
-export function isCorrectSelection(selected: readonly string[], key: readonly string[]): boolean {
-  if (key.length === 0) return false;
-  const chosen = new Set(selected.map((l) => l.toUpperCase()));
-  return chosen.size === key.length && key.every((l) => chosen.has(l));
-}
+// The correctness rule lives in src/core so exams score by it too; re-exported for existing callers.
+export { answerKeyOf, isCorrectSelection };
 
 /**
  * The due list's queries take their values as placeholders and are prepared once per database handle
