@@ -475,7 +475,7 @@ export async function schedulerSettings(tx: Db, userId: string): Promise<Schedul
   };
 }
 
-function toState(row: StudyStateRow | undefined): StudyState {
+export function toState(row: StudyStateRow | undefined): StudyState {
   if (!row) return initialStudyState();
   return {
     easeFactor: row.easeFactor,
