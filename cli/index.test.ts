@@ -16,7 +16,12 @@ describe("prite exit codes: commander's own outcomes", () => {
   });
 
   it.each([
-    [[], "login, logout, whoami, db, import, answer-keys, export, fsrs, users, seed", "prite"],
+    [
+      [],
+      "login, logout, whoami, db, import, answer-keys, export, fsrs, users, seed, exams",
+      "prite",
+    ],
+    [["exams"], "create, results, list", "prite exams"],
     [["fsrs"], "optimize", "prite fsrs"],
     [["users"], "add, list, promote, demote", "prite users"],
     [["answer-keys"], "import, list, apply", "prite answer-keys"],

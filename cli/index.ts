@@ -2,6 +2,7 @@ import { Command, CommanderError } from "commander";
 import { registerAnswerKeyCommands } from "./commands/answer-keys";
 import { registerAuthCommands } from "./commands/auth";
 import { registerDbCommands } from "./commands/db";
+import { registerExamCommands } from "./commands/exams";
 import { registerExportCommands } from "./commands/export";
 import { registerFsrsCommands } from "./commands/fsrs";
 import { registerImportCommands } from "./commands/import";
@@ -80,6 +81,7 @@ Examples:
   registerFsrsCommands(program);
   registerUserCommands(program);
   registerSeedCommands(program);
+  registerExamCommands(program);
   return program;
 }
 

@@ -22,6 +22,7 @@ import { registerRestRoutes } from "./rest";
 import type { AppConfig } from "./trpc/context";
 import { appRouter, type AppRouter } from "./trpc/router";
 import { BULK_BODY_LIMIT, DEFAULT_BODY_LIMIT } from "./body-limits";
+import { startExamSweep } from "./features/exams/deadline-sweep";
 
 export { BULK_BODY_LIMIT, DEFAULT_BODY_LIMIT };
 export const TOO_LARGE = "The request is too large.";
@@ -73,6 +74,11 @@ export interface BuildAppOptions {
    * rely on the default.
    */
   sessionCacheMs?: number;
+  /**
+   * How often this process submits timed exams whose time ran out (issue 16); 0 or omitted: never
+   * (tests sweep by hand with a fake clock). The server passes EXAM_SWEEP_INTERVAL_MS.
+   */
+  examSweepMs?: number;
 }
 
 /**
@@ -254,6 +260,12 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     sessionCache = cache;
   }
   const makeContext = httpContextFactory(handle.db, config, sessionCache);
+
+  if (opts.examSweepMs && opts.examSweepMs > 0) {
+    const stopSweep = startExamSweep(handle.db, { intervalMs: opts.examSweepMs, log: app.log });
+    // Before the database closes (main.ts closes the app first): a sweep in flight finishes.
+    app.addHook("onClose", () => stopSweep());
+  }
 
   app.get("/api/health", async (_req, reply) => {
     try {

@@ -52,6 +52,25 @@ const fresh = {
     ((await owner.caller.scores.create({ year: 2024, overallPercentile: 55 })) as { _id: string })
       ._id,
   session: async () => (await owner.caller.study.startSession()).session!.id,
+  /** A tutor exam of the owner's, running, and the id of its first question. */
+  exam: async () => {
+    await fresh.privateQ();
+    const { exam } = await owner.caller.exams.create({ size: 5, mode: "tutor" });
+    return { examId: exam.id, questionId: exam.questions[0]!.questionId };
+  },
+  /** One the owner has submitted, with a wrong answer to send to study. */
+  finishedExam: async () => {
+    const { examId, questionId } = await fresh.exam();
+    await owner.caller.exams.answer({ examId, questionId, selected: ["A"] });
+    await owner.caller.exams.submit({ examId });
+    return examId;
+  },
+  /** The join code of a mock exam the owner shared. */
+  mockCode: async () => {
+    await fresh.publicQ();
+    const { examId } = await fresh.exam();
+    return (await owner.caller.exams.share({ examId })).mockExam.code;
+  },
   /** An answer key of the owner's for a part and year nobody else uses in this file. */
   key: async () => {
     keyYear += 1;
@@ -216,6 +235,47 @@ const PROCEDURES: Record<string, Access> = {
   "ai.status": { kind: "caller" },
   "ai.process": { kind: "caller" },
   "parser.questions": { kind: "caller" },
+  // Issue 16: an exam is its taker's alone (404 to everyone else, admins included).
+  "exams.create": { kind: "caller" },
+  "exams.list": { kind: "caller" },
+  "exams.mocks": { kind: "caller" },
+  "exams.allMocks": { kind: "admin" },
+  "exams.get": onPrivate("exam", async () => ({ examId: (await fresh.exam()).examId })),
+  "exams.answer": onPrivate("exam", async () => ({ ...(await fresh.exam()), selected: ["B"] })),
+  "exams.flag": onPrivate("exam", async () => ({ ...(await fresh.exam()), flagged: true })),
+  "exams.eliminate": onPrivate("exam", async () => ({
+    ...(await fresh.exam()),
+    eliminated: ["A"],
+  })),
+  "exams.submit": onPrivate("exam", async () => ({ examId: (await fresh.exam()).examId })),
+  "exams.delete": onPrivate("exam", async () => ({ examId: (await fresh.exam()).examId })),
+  "exams.share": onPrivate("exam", async () => {
+    await fresh.publicQ();
+    return { examId: (await fresh.exam()).examId };
+  }),
+  "exams.report": onPrivate("exam", async () => ({ examId: await fresh.finishedExam() })),
+  "exams.review": onPrivate("exam", async () => ({ examId: await fresh.finishedExam() })),
+  "exams.studyIncorrect": onPrivate("exam", async () => ({ examId: await fresh.finishedExam() })),
+  // A mock exam is joined by anyone with its code; its results are its creator's and admins'; only
+  // its creator closes it.
+  "exams.join": objectAccess({
+    label: "mock exam",
+    make: async () => ({ code: await fresh.mockCode() }),
+    other: "OK",
+    admin: "OK",
+  }),
+  "exams.mockResults": objectAccess({
+    label: "mock exam",
+    make: async () => ({ code: await fresh.mockCode() }),
+    other: "FORBIDDEN",
+    admin: "OK",
+  }),
+  "exams.close": objectAccess({
+    label: "mock exam",
+    make: async () => ({ code: await fresh.mockCode() }),
+    other: "FORBIDDEN",
+    admin: "FORBIDDEN",
+  }),
 };
 
 type AnyCaller = Record<string, Record<string, (input?: unknown) => Promise<unknown>>>;
@@ -465,7 +525,59 @@ const REST_OBJECT: Record<string, RestCase[]> = {
     404,
     403,
   ),
+  // Issue 16: exams are their taker's alone; a mock exam's results its creator's and admins'.
+  ...examRoutes(),
 };
+
+function examRoutes(): Record<string, RestCase[]> {
+  const running = async (suffix = "", payload?: (questionId: string) => object) => {
+    const { examId, questionId } = await fresh.exam();
+    return { url: `/api/exams/${examId}${suffix}`, payload: payload?.(questionId) };
+  };
+  const finished = async (suffix: string) => ({
+    url: `/api/exams/${await fresh.finishedExam()}${suffix}`,
+  });
+  const mock = (suffix: string, other: number, admin: number): RestCase[] => [
+    {
+      label: "mock exam",
+      make: async () => ({
+        url: `/api/exams/mocks/${await fresh.mockCode()}${suffix}`,
+        payload: {},
+      }),
+      other,
+      admin,
+    },
+  ];
+  return {
+    "GET /api/exams/:id": restOnPrivate("exam", () => running()),
+    "DELETE /api/exams/:id": restOnPrivate("exam", () => running()),
+    "POST /api/exams/:id/answer": restOnPrivate("exam", () =>
+      running("/answer", (questionId) => ({ questionId, selected: ["B"] })),
+    ),
+    "POST /api/exams/:id/flag": restOnPrivate("exam", () =>
+      running("/flag", (questionId) => ({ questionId, flagged: true })),
+    ),
+    "POST /api/exams/:id/eliminate": restOnPrivate("exam", () =>
+      running("/eliminate", (questionId) => ({ questionId, eliminated: ["A"] })),
+    ),
+    "POST /api/exams/:id/submit": restOnPrivate("exam", () => running("/submit", () => ({}))),
+    "POST /api/exams/:id/share": restOnPrivate("exam", async () => {
+      await fresh.publicQ();
+      return running("/share", () => ({}));
+    }),
+    "GET /api/exams/:id/report": restOnPrivate("exam", () => finished("/report")),
+    "GET /api/exams/:id/review": restOnPrivate("exam", () => finished("/review")),
+    "POST /api/exams/:id/study-incorrect": restOnPrivate("exam", async () => ({
+      ...(await finished("/study-incorrect")),
+      payload: {},
+    })),
+    "GET /api/exams/mocks/:code/results": mock("/results", 403, 200).map((c) => ({
+      ...c,
+      make: async () => ({ url: (await c.make()).url }),
+    })),
+    "POST /api/exams/mocks/:code/close": mock("/close", 403, 403),
+  };
+}
 
 /** REST routes that answer without a session. */
 const PUBLIC_REST = new Set(["GET /api/health", "POST /api/auth/register", "POST /api/auth/login"]);
@@ -476,6 +588,7 @@ describe("every REST route", () => {
     url
       .replace(":part", "1")
       .replace(":year", "2024")
+      .replace(":code", "ABCDEFGH")
       .replace(":id", "00000000-0000-4000-8000-000000000000");
   const apiRoutes = async () =>
     (await h.app()).routeTable.filter(

@@ -35,3 +35,11 @@ export const notFound = (what = "Not found") => new AppError("NOT_FOUND", what);
 export const forbidden = (message = "You do not have permission to do that") =>
   new AppError("FORBIDDEN", message);
 export const badRequest = (message: string) => new AppError("BAD_REQUEST", message);
+
+/** A unique constraint refused the write (PostgreSQL 23505), however deeply the driver wrapped it. */
+export function isUniqueViolation(err: unknown): boolean {
+  for (let e: unknown = err; e; e = (e as { cause?: unknown }).cause) {
+    if ((e as { code?: unknown }).code === "23505") return true;
+  }
+  return false;
+}

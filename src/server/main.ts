@@ -6,6 +6,7 @@ import { createDb, DataDirLockedError } from "./db/client";
 import { runMigrations } from "./db/migrate";
 import { loadEnv, projectRoot } from "./env";
 import { closeInSteps } from "./shutdown";
+import { EXAM_SWEEP_INTERVAL_MS } from "./features/exams/deadline-sweep";
 
 async function main(): Promise<void> {
   let env;
@@ -52,6 +53,7 @@ async function main(): Promise<void> {
     trustProxy: env.TRUST_PROXY,
     allowedOrigins: env.ALLOWED_ORIGINS,
     sessionCacheMs: env.SESSION_CACHE_SECONDS * 1000,
+    examSweepMs: EXAM_SWEEP_INTERVAL_MS,
     webDir: env.WEB_DIST_DIR
       ? path.resolve(env.WEB_DIST_DIR)
       : path.join(projectRoot(), "dist", "web"),

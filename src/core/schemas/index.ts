@@ -4,3 +4,4 @@ export * from "./question";
 export * from "./priteScore";
 export * from "./importSettings";
 export * from "./study";
+export * from "./exam";

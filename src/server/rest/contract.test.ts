@@ -230,7 +230,78 @@ const EXAMPLES: Record<string, () => Promise<Example>> = {
     body: { overwrite: true },
   }),
   "DELETE /api/answer-keys/:part/:year": async () => ({ params: { part: "1", year: "2024" } }),
+
+  "POST /api/exams": async () => ({ body: { size: 5, mode: "tutor" } }),
+  "GET /api/exams": async () => ({}),
+  "GET /api/exams/:id": async () => ({ params: { id: (await memberExam()).id } }),
+  "DELETE /api/exams/:id": async () => ({ params: { id: (await memberExam()).id } }),
+  "POST /api/exams/:id/answer": async () => {
+    const exam = await memberExam();
+    return { params: { id: exam.id }, body: { questionId: exam.questionId, selected: ["B"] } };
+  },
+  "POST /api/exams/:id/flag": async () => {
+    const exam = await memberExam();
+    return { params: { id: exam.id }, body: { questionId: exam.questionId, flagged: true } };
+  },
+  "POST /api/exams/:id/eliminate": async () => {
+    const exam = await memberExam();
+    return { params: { id: exam.id }, body: { questionId: exam.questionId, eliminated: ["A"] } };
+  },
+  "POST /api/exams/:id/submit": async () => ({ params: { id: (await memberExam()).id } }),
+  "GET /api/exams/:id/report": async () => ({ params: { id: await finishedExam() } }),
+  "GET /api/exams/:id/review": async () => ({
+    params: { id: await finishedExam() },
+    query: "filter=incorrect",
+  }),
+  "POST /api/exams/:id/study-incorrect": async () => ({ params: { id: await finishedExam() } }),
+  "POST /api/exams/:id/share": async () => ({ params: { id: (await memberExam()).id } }),
+  "POST /api/exams/join": async () => ({ body: { code: await mockCode(admin.token) } }),
+  "GET /api/exams/mocks": async () => {
+    await mockCode(member.token);
+    return {};
+  },
+  "GET /api/exams/mocks/:code/results": async () => ({
+    params: { code: await mockCode(member.token) },
+  }),
+  "POST /api/exams/mocks/:code/close": async () => ({
+    params: { code: await mockCode(member.token) },
+  }),
+  "GET /api/admin/mock-exams": async () => {
+    await mockCode(member.token);
+    return { token: admin.token };
+  },
 };
+
+/** A running tutor exam of the member's and its first question. */
+async function memberExam(token = member.token): Promise<{ id: string; questionId: string }> {
+  const created = (await ok("POST", "/api/exams", token, {
+    size: 5,
+    mode: "tutor",
+  })) as unknown as {
+    exam: { id: string; questions: { questionId: string }[] };
+  };
+  return { id: created.exam.id, questionId: created.exam.questions[0]!.questionId };
+}
+
+/** A submitted exam of the member's with one wrong answer. */
+async function finishedExam(): Promise<string> {
+  const exam = await memberExam();
+  await ok("POST", `/api/exams/${exam.id}/answer`, member.token, {
+    questionId: exam.questionId,
+    selected: ["A"],
+  });
+  await ok("POST", `/api/exams/${exam.id}/submit`, member.token);
+  return exam.id;
+}
+
+/** The join code of a mock exam shared by the token's user (the member's public question is in it). */
+async function mockCode(token: string): Promise<string> {
+  const exam = await memberExam(token);
+  const shared = (await ok("POST", `/api/exams/${exam.id}/share`, token)) as unknown as {
+    mockExam: { code: string };
+  };
+  return shared.mockExam.code;
+}
 
 const loginBody = () => ({ username: member.username, password: "correct horse battery" });
 
@@ -249,7 +320,12 @@ function url(call: RestCall, params: Record<string, string> = {}, query?: string
 }
 
 /** Values for path parameters when the call is refused before it reads them. */
-const ANY_PARAMS = { id: "00000000-0000-4000-8000-000000000000", part: "1", year: "2024" };
+const ANY_PARAMS = {
+  id: "00000000-0000-4000-8000-000000000000",
+  part: "1",
+  year: "2024",
+  code: "ABCDEFGH",
+};
 
 function expectFailureBody(call: RestCall, body: unknown) {
   const record = body as Record<string, unknown>;

@@ -11,6 +11,7 @@ import { registerStudyRoutes } from "./study";
 import { registerQuestionRoutes } from "./questions";
 import { registerAnswerKeyRoutes } from "./answer-keys";
 import { registerAiRoutes } from "./ai";
+import { registerExamRoutes } from "./exams";
 
 /** One file per area; each adds its documented paths here. */
 const registrars: RestRegistrar[] = [
@@ -23,6 +24,7 @@ const registrars: RestRegistrar[] = [
   registerExplanationRoutes,
   registerAnswerKeyRoutes,
   registerAiRoutes,
+  registerExamRoutes,
 ];
 
 export function registerRestRoutes(app: FastifyInstance, makeContext: HttpContextFactory): void {

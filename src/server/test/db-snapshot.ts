@@ -13,6 +13,11 @@ export const DATA_TABLES = [
   "study_sessions",
   "prite_scores",
   "answer_keys",
+  "exams",
+  "exam_questions",
+  "exam_answers",
+  "mock_exams",
+  "mock_exam_questions",
 ];
 
 /** One digest per table of every row's content: equal before and after means nothing was written. */

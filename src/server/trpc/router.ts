@@ -9,6 +9,7 @@ import { usersRouter } from "../features/users/users.router";
 import { importsRouter } from "../features/imports/imports.router";
 import { answerKeysRouter } from "../features/answer-keys/answer-keys.router";
 import { aiRouter, parserRouter } from "../features/ai/ai.router";
+import { examsRouter } from "../features/exams/exams.router";
 import { createCallerFactory, router } from "./init";
 
 export const appRouter = router({
@@ -24,6 +25,7 @@ export const appRouter = router({
   answerKeys: answerKeysRouter,
   ai: aiRouter,
   parser: parserRouter,
+  exams: examsRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -1,9 +1,9 @@
 /**
  * Studying from the offline copy (issue 18): the verdict, the card's next state and the due order are
- * computed here with the code the server runs (`src/core/answers.ts`, `src/core/srs`), so what the
+ * computed here with the code the server runs (`src/core/correctness.ts`, `src/core/srs`), so what the
  * resident sees offline is what the server records when the answers sync. Pure: storage is store.ts.
  */
-import { answerKeyOf, isCorrectSelection } from "@/core/answers";
+import { answerKeyOf, isCorrectSelection } from "@/core/correctness";
 import { DUE_PAGE, type Difficulty } from "@/core/constants";
 import { initialStudyState, type StudyState } from "@/core/srs";
 import { applyReview } from "@/core/srs/replay";

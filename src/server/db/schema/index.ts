@@ -3,3 +3,4 @@ export * from "./questions";
 export * from "./study";
 export * from "./scores";
 export * from "./answer-keys";
+export * from "./exams";

@@ -13,6 +13,7 @@ import {
   uniqueIndex,
   uuid,
 } from "drizzle-orm/pg-core";
+import { exams } from "./exams";
 import { questions } from "./questions";
 import { users } from "./users";
 
@@ -82,6 +83,12 @@ export const reviews = pgTable(
      * one review. Null for answers given online.
      */
     clientId: uuid(),
+    /**
+     * Set on the lapse "Study these incorrect" records for a question missed in this exam: the
+     * schedulers' replay reads it like any review, the statistics skip it because the exam answer
+     * already counts (docs/decisions/170-exams-count-once-in-statistics.md).
+     */
+    examId: uuid().references(() => exams.id, { onDelete: "set null" }),
   },
   (t) => [
     index("reviews_user_reviewed_idx").on(t.userId, t.reviewedAt),
@@ -89,6 +96,10 @@ export const reviews = pgTable(
       .on(t.userId, t.clientId)
       .where(sql`${t.clientId} IS NOT NULL`),
     index("reviews_question_idx").on(t.questionId),
+    // Deleting an exam clears its id from these few rows without reading the whole log.
+    index("reviews_exam_idx")
+      .on(t.examId)
+      .where(sql`${t.examId} is not null`),
   ],
 );
 

@@ -7,19 +7,9 @@ import { CATEGORIES } from "../../../core/constants";
 import type { TBulkQuestionItem } from "../../../core/schemas";
 import type { NewQuestionRow } from "../../db/schema";
 
-export type Rng = () => number;
-
-/** mulberry32: small, fast and good enough to make test data. */
-export function createRng(seed: number): Rng {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+// The one seeded generator of the codebase (mulberry32), also behind exams' reproducible draws.
+export { seededRng as createRng, type Rng } from "../../../core/random";
+import type { Rng } from "../../../core/random";
 
 export const randomInt = (rng: Rng, min: number, max: number): number =>
   min + Math.floor(rng() * (max - min + 1));

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gte, sql } from "drizzle-orm";
+import { and, asc, count, eq, sql } from "drizzle-orm";
 import { DASHBOARD_TOP_CATEGORIES, RANKING_MIN_COHORT } from "../../../core/constants";
 import {
   categoryLabel,
@@ -14,6 +14,7 @@ import { questions, reviews, studySessions, users } from "../../db/schema";
 import { notFound } from "../../errors";
 import { masteredCategoryCounts, visibleCategoryCounts } from "../questions/questions.service";
 import { dueByCategory, STUDY_SESSION_NOT_FOUND } from "../study/study.service";
+import { answerCountsByUser, answerLog } from "./answer-log";
 
 export interface CategoryProgress {
   name: string;
@@ -49,17 +50,8 @@ export async function studySummary(
   opts: { userId: string; timeZone: string; now: Date },
 ): Promise<StudySummary> {
   const { userId, timeZone, now } = opts;
-  const log = await db
-    .select({
-      questionId: reviews.questionId,
-      category: reviews.category,
-      isCorrect: reviews.isCorrect,
-      reviewedAt: reviews.reviewedAt,
-      timeSpentMs: reviews.timeSpentMs,
-    })
-    .from(reviews)
-    .where(eq(reviews.userId, userId))
-    .orderBy(asc(reviews.reviewedAt), asc(reviews.id));
+  // Study reviews and exam answers alike (decision 170).
+  const log = await answerLog(db, userId);
   const sessions = await db
     .select({ startedAt: studySessions.startedAt })
     .from(studySessions)
@@ -202,24 +194,12 @@ interface Scored {
 }
 
 async function cohortScores(db: Db, viewerId: string, since: Date | null): Promise<Scored[]> {
-  const rows = await db
-    .select({
-      userId: reviews.userId,
-      pgyLevel: users.pgyLevel,
-      answered: sql<number>`count(*)::int`,
-      correct: sql<number>`count(*) filter (where ${reviews.isCorrect})::int`,
-    })
-    .from(reviews)
-    .innerJoin(users, eq(users.id, reviews.userId))
-    .where(
-      and(
-        sql`(${users.shareUsageData} or ${users.id} = ${viewerId})`,
-        since ? gte(reviews.reviewedAt, since) : undefined,
-      ),
-    )
-    .groupBy(reviews.userId, users.pgyLevel)
-    .orderBy(desc(sql`count(*)`));
-  return rows;
+  // Study reviews and exam answers alike (decision 170).
+  const rows = await answerCountsByUser(db, {
+    who: sql`(${users.shareUsageData} or ${users.id} = ${viewerId})`,
+    since,
+  });
+  return rows.sort((a, b) => b.answered - a.answered);
 }
 
 const scoreOf = (s: Scored) => (s.correct / s.answered) * 100;

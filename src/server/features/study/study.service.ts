@@ -1,7 +1,7 @@
 import { and, asc, eq, isNull, lte, ne, notExists, or, sql } from "drizzle-orm";
-import { answerKeyOf, isCorrectSelection } from "../../../core/answers";
 import { DUE_PAGE, PUBLIC_NEW_IN_DUE_LIMIT, UNCATEGORIZED } from "../../../core/constants";
 import type { TAnswerInput, TDifficulty } from "../../../core/schemas/study";
+import { answerKeyOf, isCorrectSelection } from "../../../core/correctness";
 import { initialStudyState, type StudyState } from "../../../core/srs";
 import type { SchedulerName, SchedulerSettings } from "../../../core/srs/fsrs";
 import {
@@ -30,6 +30,9 @@ import { questionJsonFor, requireVisibleQuestion } from "./question-access";
 export const STUDY_SESSION_NOT_FOUND = "Study session not found";
 export const NOT_AN_OPTION = "Please select one of the question's options";
 export const NO_ANSWER_KEY = "This question has no correct answer yet. Add one in Browse first.";
+
+// The correctness rule lives in src/core so exams score by it too; re-exported for existing callers.
+export { answerKeyOf, isCorrectSelection };
 
 /**
  * The due list's queries take their values as placeholders and are prepared once per database handle
@@ -472,7 +475,7 @@ export async function schedulerSettings(tx: Db, userId: string): Promise<Schedul
   };
 }
 
-function toState(row: StudyStateRow | undefined): StudyState {
+export function toState(row: StudyStateRow | undefined): StudyState {
   if (!row) return initialStudyState();
   return {
     easeFactor: row.easeFactor,

@@ -1,5 +1,5 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
-import { answerKeyOf, isCorrectSelection } from "../../../core/answers";
+import { answerKeyOf, isCorrectSelection } from "../../../core/correctness";
 import { SYNC } from "../../../core/constants";
 import { SYNC_MESSAGES, type SyncStatus, type TSyncReview } from "../../../core/schemas/study";
 import type { Difficulty } from "../../../core/constants";

@@ -4,7 +4,9 @@ import { invalidateUserSessions } from "../../auth/session";
 import type { Db } from "../../db/client";
 import {
   answerKeys,
+  exams,
   loginAttempts,
+  mockExams,
   priteScores,
   questions,
   reviews,
@@ -13,7 +15,7 @@ import {
   users,
   type UserRow,
 } from "../../db/schema";
-import { AppError } from "../../errors";
+import { AppError, isUniqueViolation } from "../../errors";
 import {
   questionColumns,
   toQuestionJson,
@@ -28,13 +30,6 @@ import {
   USER_MESSAGES,
   type StudyDataExport,
 } from "./users.types";
-
-function isUniqueViolation(err: unknown): boolean {
-  for (let e: unknown = err; e; e = (e as { cause?: unknown }).cause) {
-    if ((e as { code?: unknown }).code === "23505") return true;
-  }
-  return false;
-}
 
 async function requireUser(db: Db, userId: string): Promise<UserRow> {
   const [row] = await db.select().from(users).where(eq(users.id, userId)).limit(1);
@@ -205,6 +200,8 @@ export async function resetStudyProgress(db: Db, userId: string): Promise<void> 
     await tx.delete(reviews).where(eq(reviews.userId, userId));
     await tx.delete(studyStates).where(eq(studyStates.userId, userId));
     await tx.delete(studySessions).where(eq(studySessions.userId, userId));
+    // Exam answers count in the statistics (decision 170): a reset leaves none behind.
+    await tx.delete(exams).where(eq(exams.userId, userId));
   });
 }
 
@@ -227,6 +224,9 @@ export async function deleteAccount(db: Db, userId: string): Promise<void> {
     await tx.delete(studySessions).where(eq(studySessions.userId, userId));
     await tx.delete(priteScores).where(eq(priteScores.userId, userId));
     await tx.delete(answerKeys).where(eq(answerKeys.userId, userId));
+    await tx.delete(exams).where(eq(exams.userId, userId));
+    // Takers' own attempts stay theirs (exams.mock_exam_id is set to null).
+    await tx.delete(mockExams).where(eq(mockExams.creatorId, userId));
     await tx.delete(questions).where(eq(questions.creatorId, userId));
     await tx
       .delete(loginAttempts)

@@ -1,7 +1,6 @@
 /**
- * Whether an answer is right: one rule for the server, which decides it for every stored review, and
- * the browser, which decides it while offline (issue 18) and must show the same verdict the server
- * will record when the answer syncs.
+ * When an answer is right: the one rule study sessions and exams share (DESIGN §7: decided on the
+ * server from the stored answers, never taken from the client).
  */
 
 /** The answer key of a question: `correctAnswers` is the full set; older rows may hold only the letter. */
