@@ -20,6 +20,9 @@ import { Route as AppImportRouteImport } from "./routes/_app/import"
 import { Route as AppSettingsRouteImport } from "./routes/_app/settings"
 import { Route as AppStudyRouteImport } from "./routes/_app/study"
 import { Route as AppTestRouteImport } from "./routes/_app/test"
+import { Route as AppExamsIndexRouteImport } from "./routes/_app/exams/index"
+import { Route as AppExamsExamIdRouteImport } from "./routes/_app/exams/$examId"
+import { Route as AppExamsMockCodeRouteImport } from "./routes/_app/exams/mock.$code"
 
 const AppRoute = AppRouteImport.update({
   id: "/_app",
@@ -75,6 +78,21 @@ const AppTestRoute = AppTestRouteImport.update({
   path: "/test",
   getParentRoute: () => AppRoute,
 } as any)
+const AppExamsIndexRoute = AppExamsIndexRouteImport.update({
+  id: "/exams/",
+  path: "/exams/",
+  getParentRoute: () => AppRoute,
+} as any)
+const AppExamsExamIdRoute = AppExamsExamIdRouteImport.update({
+  id: "/exams/$examId",
+  path: "/exams/$examId",
+  getParentRoute: () => AppRoute,
+} as any)
+const AppExamsMockCodeRoute = AppExamsMockCodeRouteImport.update({
+  id: "/exams/mock/$code",
+  path: "/exams/mock/$code",
+  getParentRoute: () => AppRoute,
+} as any)
 
 export interface FileRoutesByFullPath {
   "/": typeof AppIndexRoute
@@ -87,6 +105,9 @@ export interface FileRoutesByFullPath {
   "/settings": typeof AppSettingsRoute
   "/study": typeof AppStudyRoute
   "/test": typeof AppTestRoute
+  "/exams/$examId": typeof AppExamsExamIdRoute
+  "/exams/": typeof AppExamsIndexRoute
+  "/exams/mock/$code": typeof AppExamsMockCodeRoute
 }
 export interface FileRoutesByTo {
   "/login": typeof LoginRoute
@@ -99,6 +120,9 @@ export interface FileRoutesByTo {
   "/study": typeof AppStudyRoute
   "/test": typeof AppTestRoute
   "/": typeof AppIndexRoute
+  "/exams/$examId": typeof AppExamsExamIdRoute
+  "/exams": typeof AppExamsIndexRoute
+  "/exams/mock/$code": typeof AppExamsMockCodeRoute
 }
 export interface FileRoutesById {
   __root__: typeof rootRouteImport
@@ -113,6 +137,9 @@ export interface FileRoutesById {
   "/_app/study": typeof AppStudyRoute
   "/_app/test": typeof AppTestRoute
   "/_app/": typeof AppIndexRoute
+  "/_app/exams/$examId": typeof AppExamsExamIdRoute
+  "/_app/exams/": typeof AppExamsIndexRoute
+  "/_app/exams/mock/$code": typeof AppExamsMockCodeRoute
 }
 export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
@@ -127,6 +154,9 @@ export interface FileRouteTypes {
     | "/settings"
     | "/study"
     | "/test"
+    | "/exams/$examId"
+    | "/exams/"
+    | "/exams/mock/$code"
   fileRoutesByTo: FileRoutesByTo
   to:
     | "/login"
@@ -139,6 +169,9 @@ export interface FileRouteTypes {
     | "/study"
     | "/test"
     | "/"
+    | "/exams/$examId"
+    | "/exams"
+    | "/exams/mock/$code"
   id:
     | "__root__"
     | "/_app"
@@ -152,6 +185,9 @@ export interface FileRouteTypes {
     | "/_app/study"
     | "/_app/test"
     | "/_app/"
+    | "/_app/exams/$examId"
+    | "/_app/exams/"
+    | "/_app/exams/mock/$code"
   fileRoutesById: FileRoutesById
 }
 export interface RootRouteChildren {
@@ -239,6 +275,27 @@ declare module "@tanstack/react-router" {
       preLoaderRoute: typeof AppTestRouteImport
       parentRoute: typeof AppRoute
     }
+    "/_app/exams/": {
+      id: "/_app/exams/"
+      path: "/exams"
+      fullPath: "/exams/"
+      preLoaderRoute: typeof AppExamsIndexRouteImport
+      parentRoute: typeof AppRoute
+    }
+    "/_app/exams/$examId": {
+      id: "/_app/exams/$examId"
+      path: "/exams/$examId"
+      fullPath: "/exams/$examId"
+      preLoaderRoute: typeof AppExamsExamIdRouteImport
+      parentRoute: typeof AppRoute
+    }
+    "/_app/exams/mock/$code": {
+      id: "/_app/exams/mock/$code"
+      path: "/exams/mock/$code"
+      fullPath: "/exams/mock/$code"
+      preLoaderRoute: typeof AppExamsMockCodeRouteImport
+      parentRoute: typeof AppRoute
+    }
   }
 }
 
@@ -251,6 +308,9 @@ interface AppRouteChildren {
   AppStudyRoute: typeof AppStudyRoute
   AppTestRoute: typeof AppTestRoute
   AppIndexRoute: typeof AppIndexRoute
+  AppExamsExamIdRoute: typeof AppExamsExamIdRoute
+  AppExamsIndexRoute: typeof AppExamsIndexRoute
+  AppExamsMockCodeRoute: typeof AppExamsMockCodeRoute
 }
 
 const AppRouteChildren: AppRouteChildren = {
@@ -262,6 +322,9 @@ const AppRouteChildren: AppRouteChildren = {
   AppStudyRoute: AppStudyRoute,
   AppTestRoute: AppTestRoute,
   AppIndexRoute: AppIndexRoute,
+  AppExamsExamIdRoute: AppExamsExamIdRoute,
+  AppExamsIndexRoute: AppExamsIndexRoute,
+  AppExamsMockCodeRoute: AppExamsMockCodeRoute,
 }
 
 const AppRouteWithChildren = AppRoute._addFileChildren(AppRouteChildren)

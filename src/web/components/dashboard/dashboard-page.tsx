@@ -1,5 +1,5 @@
 import { Link } from "@tanstack/react-router";
-import { BookOpen, Camera, FileUp, Layers, Star, Clock } from "lucide-react";
+import { BookOpen, Camera, ClipboardList, FileUp, Layers, Star, Clock } from "lucide-react";
 import type { ReactNode } from "react";
 import { PageHeader } from "@/web/components/layout/page-header";
 import { Alert } from "@/web/components/ui/alert";
@@ -150,6 +150,23 @@ export function DashboardPage() {
                 <Link to="/study">
                   <BookOpen aria-hidden="true" />
                   Start Studying
+                </Link>
+              </Button>
+            </CardContent>
+          </Card>
+
+          <Card>
+            <CardHeader>
+              <CardTitle>Practice Exam</CardTitle>
+              <CardDescription>
+                A timed block like the PRITE, or tutor mode, with a report by category.
+              </CardDescription>
+            </CardHeader>
+            <CardContent>
+              <Button asChild variant="outline" className="w-full">
+                <Link to="/exams">
+                  <ClipboardList aria-hidden="true" />
+                  Practice Exam
                 </Link>
               </Button>
             </CardContent>

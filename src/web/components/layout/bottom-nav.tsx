@@ -2,6 +2,7 @@ import { Link, type LinkProps } from "@tanstack/react-router";
 import {
   BookOpen,
   Camera,
+  ClipboardList,
   House,
   Library,
   Settings,
@@ -14,6 +15,8 @@ import { cn } from "@/web/lib/utils";
 interface Tab {
   to: LinkProps["to"];
   label: string;
+  /** The full name when the tab's label is shortened to fit a phone. */
+  name?: string;
   icon: LucideIcon;
   exact?: boolean;
 }
@@ -21,6 +24,7 @@ interface Tab {
 const TABS: readonly Tab[] = [
   { to: "/", label: "Home", icon: House, exact: true },
   { to: "/study", label: "Study", icon: BookOpen },
+  { to: "/exams", label: "Exam", name: "Practice Exam", icon: ClipboardList },
   { to: "/capture", label: "Capture", icon: Camera },
   { to: "/import", label: "Import", icon: Upload },
   { to: "/browse", label: "Browse", icon: Library },
@@ -38,11 +42,12 @@ export function BottomNav({ isAdmin }: { isAdmin: boolean }) {
       className="fixed inset-x-0 bottom-0 z-40 border-t bg-card/95 pb-[env(safe-area-inset-bottom)] backdrop-blur supports-[backdrop-filter]:bg-card/85"
     >
       <ul className="mx-auto flex max-w-3xl">
-        {tabs.map(({ to, label, icon: Icon, exact }) => (
+        {tabs.map(({ to, label, name, icon: Icon, exact }) => (
           <li key={label} className="min-w-0 flex-1">
             <Link
               to={to}
               activeOptions={{ exact: exact ?? false, includeSearch: false }}
+              aria-label={name}
               className={cn(
                 "group flex min-h-14 flex-col items-center justify-center gap-0.5 px-0.5 text-[11px] leading-tight font-medium",
                 "text-muted-foreground outline-none transition-colors hover:text-foreground",
