@@ -46,7 +46,7 @@ export function SyncBanner() {
         </p>
       )}
       {refused.length > 0 && (
-        <Alert type="error" onClose={dismissRefused}>
+        <Alert type="error" onClose={dismissRefused} autoCloseMs={null}>
           {refused.length === 1
             ? "1 answer studied offline could not be saved: "
             : `${refused.length} answers studied offline could not be saved: `}

@@ -273,7 +273,7 @@ export function ExamResults({ examId }: { examId: string }) {
         </Button>
       </div>
       {shared && (
-        <Alert type="success" dismissible={false}>
+        <Alert type="success" dismissible={false} autoCloseMs={null}>
           Mock exam shared. Join code:{" "}
           <strong className="font-mono" data-testid="join-code">
             {shared.code}

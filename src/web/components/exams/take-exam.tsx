@@ -280,7 +280,11 @@ function ExamRunner({
           )
         }
       />
-      {notice && <Alert type="info">{notice}</Alert>}
+      {notice && (
+        <Alert type="info" autoCloseMs={null}>
+          {notice}
+        </Alert>
+      )}
       {banner}
 
       <nav aria-label="Questions" className="flex flex-wrap gap-1.5">
