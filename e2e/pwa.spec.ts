@@ -141,15 +141,7 @@ test("offline, a reload opens the shell from the service worker and the API is n
   // Another SPA route opens from the same precached shell.
   await page.goto("/browse");
   await expect(page.getByRole("heading", { name: "You are offline" })).toBeVisible();
-  // The navigation fallback never answers for the API: it fails as the network fails.
-  // (In a tab of its own: a failed navigation leaves a tab on Chromium's error page.)
-  const probe = await context.newPage();
-  for (const url of ["/api/health", "/api/auth/me", "/trpc/auth.me"]) {
-    await expect(probe.goto(url)).rejects.toThrow(/ERR_INTERNET_DISCONNECTED|ERR_FAILED/);
-  }
-  await probe.close();
   // Nothing but the precache is kept: no API answer is in any of the worker's caches.
-  await page.bringToFront();
   const cachedApi = await page.evaluate(async () => {
     const urls: string[] = [];
     for (const name of await caches.keys()) {
@@ -163,6 +155,14 @@ test("offline, a reload opens the shell from the service worker and the API is n
   await context.setOffline(false);
   // Back online, the page loads by itself.
   await expect(page.getByRole("banner")).toContainText(user.username);
+
+  // The navigation fallback never answers for the API: offline, it fails as the network fails. Last,
+  // and one navigation per tab: a failed navigation leaves its tab on Chromium's error page.
+  await context.setOffline(true);
+  for (const url of ["/api/health", "/api/auth/me", "/trpc/auth.me"]) {
+    const probe = await context.newPage();
+    await expect(probe.goto(url)).rejects.toThrow(/ERR_INTERNET_DISCONNECTED|ERR_FAILED/);
+  }
 });
 
 test("offline, Browse says it needs a connection instead of spinning, and comes back as it was", async ({
