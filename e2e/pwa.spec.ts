@@ -8,7 +8,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { chromium } from "@playwright/test";
-import { expect, serviceWorkerReady, test } from "./fixtures";
+import { expect, makeUser, serviceWorkerReady, test } from "./fixtures";
+import { rememberSetCookie } from "./secrets";
 import { GOLDEN_DATA_DIR_ENV, ROOT, SERVER_LOG_DIR, startServer } from "./server";
 
 /**
@@ -129,15 +130,7 @@ test("offline, a reload opens the shell from the service worker and the API is n
   // Another SPA route opens from the same precached shell, and says it needs the server.
   await page.goto("/browse");
   await expect(page.getByRole("heading", { name: "This page needs a connection" })).toBeVisible();
-  // The navigation fallback never answers for the API: it fails as the network fails.
-  // (In a tab of its own: a failed navigation leaves a tab on Chromium's error page.)
-  const probe = await context.newPage();
-  for (const url of ["/api/health", "/api/auth/me", "/trpc/auth.me"]) {
-    await expect(probe.goto(url)).rejects.toThrow(/ERR_INTERNET_DISCONNECTED|ERR_FAILED/);
-  }
-  await probe.close();
   // Nothing but the precache is kept: no API answer is in any of the worker's caches.
-  await page.bringToFront();
   const cachedApi = await page.evaluate(async () => {
     const urls: string[] = [];
     for (const name of await caches.keys()) {
@@ -151,6 +144,14 @@ test("offline, a reload opens the shell from the service worker and the API is n
   await context.setOffline(false);
   // Back online, the page loads by itself.
   await expect(page.getByRole("banner")).toContainText(user.username);
+
+  // The navigation fallback never answers for the API: offline, it fails as the network fails. Last,
+  // and one navigation per tab: a failed navigation leaves its tab on Chromium's error page.
+  await context.setOffline(true);
+  for (const url of ["/api/health", "/api/auth/me", "/trpc/auth.me"]) {
+    const probe = await context.newPage();
+    await expect(probe.goto(url)).rejects.toThrow(/ERR_INTERNET_DISCONNECTED|ERR_FAILED/);
+  }
 });
 
 test("offline, Browse says it needs a connection instead of spinning, and comes back as it was", async ({
@@ -178,7 +179,7 @@ test("offline, Browse says it needs a connection instead of spinning, and comes 
   await expect(page.getByRole("status").filter({ hasText: /^Offline/ })).toHaveCount(0);
 });
 
-test("a new version waits for the user's Reload, then the page reloads into it", async ({
+test("mid-question, a new version waits for the user's Reload, then the page reloads into it", async ({
   browser,
 }, testInfo) => {
   // Starting a second server (a copy of the database, PGlite's start) is not the test's time; the
@@ -195,15 +196,39 @@ test("a new version waits for the user's Reload, then the page reloads into it",
   const context = await browser.newContext({ baseURL: server.url });
   try {
     const page = await context.newPage();
-    await page.goto("/login");
+    // A resident with one question due, signed in on this server (its Origin, not the spec server's).
+    const post = async (procedure: string, data: unknown) => {
+      const response = await page.request.post(`/trpc/${procedure}`, {
+        data,
+        headers: { origin: server.url },
+      });
+      rememberSetCookie(response.headers()["set-cookie"]);
+      expect(response.ok(), `${procedure}: ${response.status()}`).toBe(true);
+    };
+    const user = makeUser({ prefix: "pwa" });
+    await post("auth.register", { ...user, confirmPassword: user.password });
+    await post("questions.create", {
+      text: "Which neurotransmitter is depleted in Parkinson disease?",
+      options: { A: "Serotonin", B: "Dopamine", C: "GABA", D: "Glutamate", E: "Acetylcholine" },
+      correctAnswer: "B",
+      category: "Neuroscience",
+      part: "1",
+      year: 2024,
+      isPublic: false,
+    });
+
+    await page.goto("/study");
     expect(await serviceWorkerReady(page)).toBe("activated");
     await page.reload();
     await expect
       .poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null))
       .toBe(true);
-    // Mid-task: whatever the user typed must survive the new version's arrival.
-    const username = page.getByLabel("Username");
-    await username.fill("half-typed");
+    // Mid-question: an answer chosen, not yet checked.
+    await page.getByRole("button", { name: "Start Studying" }).click();
+    await expect(page.getByRole("heading", { name: "Question 1/1" })).toBeVisible();
+    const chosen = page.getByRole("radio", { name: "B. Dopamine" });
+    await chosen.click();
+    await expect(chosen).toHaveAttribute("aria-checked", "true");
 
     deployNewVersion(webDir);
     // What the app does on its hourly check, or when the resident comes back to it.
@@ -213,9 +238,10 @@ test("a new version waits for the user's Reload, then the page reloads into it",
     });
     const prompt = page.getByRole("status", { name: "Update" });
     await expect(prompt).toContainText("A new version is available");
-    // Nothing reloads by itself: the typed text is still there a while later.
+    // Nothing reloads by itself: the question and the chosen answer are still there a while later.
     await page.waitForTimeout(1500);
-    await expect(username).toHaveValue("half-typed");
+    await expect(page.getByRole("heading", { name: "Question 1/1" })).toBeVisible();
+    await expect(chosen).toHaveAttribute("aria-checked", "true");
     await expect(page.locator('meta[name="prite-version"]')).toHaveCount(0);
 
     // The keyboard reaches and presses it.
@@ -225,6 +251,7 @@ test("a new version waits for the user's Reload, then the page reloads into it",
     await Promise.all([page.waitForEvent("load"), page.keyboard.press("Enter")]);
     await expect(page.locator('meta[name="prite-version"]')).toHaveAttribute("content", "2");
     await expect(page.getByRole("status", { name: "Update" })).toHaveCount(0);
+    await expect(page.getByRole("heading", { level: 1, name: "Study" })).toBeVisible();
   } finally {
     await context.close();
     await server.stop();

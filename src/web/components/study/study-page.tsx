@@ -70,6 +70,13 @@ function isTypingTarget(target: EventTarget | null): boolean {
   return tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT" || target.isContentEditable;
 }
 
+/** A button, link or tab that is not one of the question's options. */
+function isOtherControl(target: EventTarget | null): boolean {
+  if (!(target instanceof HTMLElement)) return false;
+  if (target.closest('[role="radio"], [role="checkbox"]')) return false;
+  return !!target.closest('button, a[href], [role="button"], [role="link"], [role="tab"]');
+}
+
 /** SPEC §2/§4 Study: idle → question view → Session Complete → Session Review. */
 export function StudyPage() {
   const user = useSessionUser();
@@ -341,7 +348,9 @@ export function StudyPage() {
           toggle(letter);
           return;
         }
-        if (event.key === "Enter" && canCheck) {
+        // Enter on a focused button or link elsewhere (the update prompt's Reload, the header, the
+        // tabs) is that control's own: checking the answer instead would hijack it.
+        if (event.key === "Enter" && canCheck && !isOtherControl(event.target)) {
           event.preventDefault();
           check();
         }
