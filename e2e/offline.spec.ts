@@ -63,8 +63,11 @@ async function waitForOfflineCopy(page: Page, questions: number): Promise<void> 
           const raw = localStorage.getItem("prite-offline-user");
           if (!raw) return 0;
           const { _id } = JSON.parse(raw) as { _id: string };
+          const name = `prite-offline-${_id}`;
+          // Opening a database that does not exist yet would create it: only look once it does.
+          if (!(await indexedDB.databases()).some((d) => d.name === name)) return 0;
           return new Promise<number>((resolve) => {
-            const open = indexedDB.open(`prite-offline-${_id}`);
+            const open = indexedDB.open(name);
             open.onerror = () => resolve(0);
             open.onsuccess = () => {
               const db = open.result;

@@ -130,6 +130,8 @@ export function OfflineProvider({ userId, children }: { userId: string; children
         }
         await refreshCopy();
       } catch (error) {
+        // Kept in the console for whoever diagnoses a sync that keeps failing on a device.
+        console.warn("Offline sync failed", error);
         failures.current += 1;
         const retryInMs = retryDelayMs(failures.current);
         setStatus({

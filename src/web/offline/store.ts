@@ -18,6 +18,7 @@ interface OfflineSchema extends DBSchema {
 }
 
 const PREFIX = "prite-offline-";
+const VERSION = 2;
 /** The last signed-in user, so the app can open without the server; removed on sign-out. */
 const USER_KEY = "prite-offline-user";
 
@@ -28,10 +29,14 @@ export class OfflineStore {
   ) {}
 
   static async open(userId: string): Promise<OfflineStore> {
-    const db: IDBPDatabase<OfflineSchema> = await openDB<OfflineSchema>(PREFIX + userId, 1, {
+    const db: IDBPDatabase<OfflineSchema> = await openDB<OfflineSchema>(PREFIX + userId, VERSION, {
+      // Each store is made if missing, whatever the old version: a database someone opened under
+      // this name without them (version 1, empty) must not leave the app without its stores.
       upgrade(db) {
-        db.createObjectStore("kv");
-        db.createObjectStore("queue", { keyPath: "id" }).createIndex("seq", "seq");
+        if (!db.objectStoreNames.contains("kv")) db.createObjectStore("kv");
+        if (!db.objectStoreNames.contains("queue")) {
+          db.createObjectStore("queue", { keyPath: "id" }).createIndex("seq", "seq");
+        }
       },
       // Erasing (sign-out, another user) must not wait on this connection: let it go at once.
       blocking() {

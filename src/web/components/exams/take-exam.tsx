@@ -1,6 +1,6 @@
 import { Link } from "@tanstack/react-router";
 import { ChevronLeft, ChevronRight, Flag, Send, Timer } from "lucide-react";
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
 import { PageHeader } from "@/web/components/layout/page-header";
 import { Alert, useBanner } from "@/web/components/ui/alert";
 import { Badge } from "@/web/components/ui/badge";
@@ -226,7 +226,9 @@ function ExamRunner({
   }, [exam.id, show, submitMutation, unanswered, utils]);
 
   // Keyboard: 1-5 or A-E choose, N/P or arrows move, F flags, Enter confirms.
-  useEffect(() => {
+  // Subscribed before the browser paints, so a key pressed as soon as a result shows meets the
+  // handler that knows about it.
+  useLayoutEffect(() => {
     const onKey = (event: KeyboardEvent) => {
       if (event.altKey || event.ctrlKey || event.metaKey || isTypingTarget(event.target)) return;
       const key = event.key;

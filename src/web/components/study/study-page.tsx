@@ -1,6 +1,6 @@
 import { Link } from "@tanstack/react-router";
 import { BookOpen, RotateCcw } from "lucide-react";
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
 import { DIFFICULTY_LABELS, type Difficulty } from "@/core/constants";
 import { StreakBanner, StreakPlaceholder } from "@/web/components/dashboard/streak";
 import {
@@ -336,7 +336,9 @@ export function StudyPage() {
   );
 
   // Keyboard: letters select, Enter checks, 1/2/3 rate after checking.
-  useEffect(() => {
+  // Subscribed before the browser paints, so a key pressed as soon as a result shows meets the
+  // handler that knows about it.
+  useLayoutEffect(() => {
     if (phase !== "question" || !current) return;
     const letters = new Set(visibleOptions(current.options).map(([l]) => l));
     const onKey = (event: KeyboardEvent) => {
