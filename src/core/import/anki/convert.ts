@@ -376,11 +376,8 @@ function mcqFromFront({ type, fields, cards, options, warn }: NoteContext): McqR
     if (answer !== "") return;
     const label = ANSWER_LABEL.exec(line);
     const labelled = label ? line.slice(label[0].length).trim() : null;
-    const candidate = labelled
-      ? (labelled[1] ?? "")
-      : backLines.length <= 2 && at === 0
-        ? line
-        : "";
+    // Unlabelled, only a short back's first line can be the answer ('C', 'C. Lithium').
+    const candidate = labelled !== null ? labelled : backLines.length <= 2 && at === 0 ? line : "";
     if (candidate === "") return;
     const reading = readAnswerCell(candidate, opts);
     if (reading.kind === "letter") {

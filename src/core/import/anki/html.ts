@@ -52,7 +52,11 @@ const KEEP: Record<string, string[]> = {
 };
 
 /** A scheme ('https:', 'javascript:', 'data:') or a protocol-relative '//host': not a media file name. */
-const NOT_LOCAL = /^\s*(?:[a-z][a-z0-9+.-]*:|\/\/|\\\\)/i;
+/**
+ * Anki's media folder is flat and its file names never hold these characters (Anki replaces them
+ * when it adds a file), so a name with one is a URL ('javascript:', 'https://', '//host') or a trick.
+ */
+const NOT_LOCAL = /[:/\\*?"<>|`]/;
 const SRC = /\ssrc\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))/i;
 
 /** The media file name an <img> refers to, or null when it points anywhere else. */
@@ -191,7 +195,8 @@ export function htmlToText(html: string): string {
   for (const token of tokens) {
     if (!token.startsWith("<")) {
       if (script) script.text += token;
-      else text += token;
+      // Spaces between blocks are HTML whitespace, not the start of the next line.
+      else text += atLineStart(text) ? token.trimStart() : token;
       continue;
     }
     const tag = /^<(\/?)([a-z0-9]+)/i.exec(token);
@@ -206,11 +211,15 @@ export function htmlToText(html: string): string {
         );
         script = null;
       }
+    } else if (name === "br") {
+      text += "\n";
     } else if (name === "li" && !closing) {
-      text += "\n• ";
+      text += atLineStart(text) ? "• " : "\n• ";
     } else if ((name === "td" || name === "th") && closing) {
       text += "\t";
-    } else if (BLOCK.has(name) || (closing && CLOSE_BREAK.has(name))) {
+    } else if ((BLOCK.has(name) || (closing && CLOSE_BREAK.has(name))) && !atLineStart(text)) {
+      // A block starts and ends a line, as a browser lays it out: '<div>a</div><div>b</div>' is
+      // two lines, not three; an empty line needs a <br> ('<div><br></div>').
       text += "\n";
     }
   }
@@ -227,6 +236,10 @@ export function htmlToText(html: string): string {
   return out.join("\n");
 }
 
+function atLineStart(text: string): boolean {
+  return text === "" || text.endsWith("\n");
+}
+
 /** `text` without the run of `char` it ends with (a regex /x+$/ is quadratic on long runs). */
 function trimEnd(text: string, char: string): string {
   let end = text.length;
@@ -234,7 +247,7 @@ function trimEnd(text: string, char: string): string {
   return text.slice(0, end);
 }
 
-/** Blocks break the line where they open and close; <br> and <hr> stand alone. */
+/** Blocks break the line where they open and close (<br> is handled apart: it always breaks). */
 const BLOCK = new Set([
   "p",
   "div",
@@ -252,7 +265,6 @@ const BLOCK = new Set([
   "h6",
   "tr",
   "caption",
-  "br",
   "hr",
 ]);
 const CLOSE_BREAK = new Set(["li", "dt", "dd"]);
