@@ -182,6 +182,8 @@ function warnMissing(
  * own field name ('Front', 'Back').
  */
 function headerReason(note: AnkiNote, type: AnkiNoteType): string | null {
+  // Labels are short: longer fields settle it without converting any HTML (most notes).
+  if (note.fields.some((f) => f.length > 80)) return null;
   const values = note.fields.map((f) => htmlToText(f));
   const filled = values.filter((v) => v !== "");
   if (filled.length < 2) return null;
@@ -244,6 +246,8 @@ const OPTION_FIELD = /^(?:(?:option|choice|answer)[\s_-]*)?([A-E])$/i;
 const ANSWER_FIELD = /^(?:answer|correct|correct answer|correct option|key|answer key)$/i;
 const EXPLANATION_FIELD = /^(?:explanation|rationale|discussion)$/i;
 const OPTION_LINE = /^\(?([A-E])\s*[.)](.*)$/;
+/** 'A.' or 'A)' (or '(A)') after a tag, a line start or a space: where an option A could begin. */
+const MAYBE_OPTION_A = /(?:^|[>\s(])A[.)]/;
 const ANSWER_LABEL = /^(?:correct answer|answer|ans|correct)(?:\s+is)?\s*[:=-]/i;
 
 interface McqResult {
@@ -340,6 +344,8 @@ function mcqFromFront({ type, fields, cards, options, warn }: NoteContext): McqR
   const template = type.templates.find((t) => t.ord === (cards[0]?.ord ?? 0)) ?? type.templates[0];
   if (!template) return null;
   const frontHtml = renderTemplate(template.front, { fields, cloze: null, side: "front" });
+  // Most fronts have no option A at all: skip the HTML conversion for them.
+  if (!MAYBE_OPTION_A.test(frontHtml)) return null;
   const lines = htmlToText(frontHtml)
     .split("\n")
     .filter((l) => l !== "");
