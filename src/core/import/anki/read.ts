@@ -120,7 +120,8 @@ export async function readAnkiPackage(
   const entries = inspectZip(bytes, { limits: ANKI_ZIP_LIMITS, messages: ANKI_ZIP_MESSAGES });
   const byName = new Map(entries.map((e) => [e.name, e]));
   // Whatever is decompressed beyond the ZIP (zstd) spends the same budget as the ZIP's entries.
-  const budget = { left: ANKI_ZIP_LIMITS.maxTotalUncompressed };
+  const declared = entries.reduce((sum, e) => sum + e.uncompressedSize, 0);
+  const budget = { left: ANKI_ZIP_LIMITS.maxTotalUncompressed - declared };
   const read = async (entry: ZipEntry): Promise<Uint8Array> =>
     readZipEntry(bytes, entry, ANKI_ZIP_MESSAGES);
 
