@@ -154,6 +154,21 @@ describe("readAnkiPackage: the three collection formats", () => {
     expect(pkg.media.size).toBe(0);
   });
 
+  it("reads a .colpkg (a whole-collection backup: the same layout, media included)", async () => {
+    const colpkg = await buildPackage(MIXED, {
+      format: "anki21b",
+      noStub: true,
+      media: { "li.png": PNG },
+    });
+    const pkg = await readAnkiPackage(colpkg);
+    expect([pkg.format, pkg.notes.length, pkg.cards.length, [...pkg.media.keys()]]).toEqual([
+      "anki21b",
+      3,
+      5,
+      ["li.png"],
+    ]);
+  });
+
   it("refuses a package holding only the stub that asks to update Anki", async () => {
     const stubOnly = buildZip([
       {
@@ -187,6 +202,11 @@ describe("readAnkiPackage: bad input, in the product's words", () => {
     const text = new TextEncoder().encode("front,back\nq,a\n");
     expect(await refusal(readAnkiPackage(text))).toBe(ANKI_MESSAGES.notZip);
     expect(await refusal(readAnkiPackage(new Uint8Array(0)))).toBe(ANKI_MESSAGES.notZip);
+  });
+
+  it("refuses a password-protected ZIP", async () => {
+    const zip = buildZip([{ name: "collection.anki2", data: new Uint8Array(100), flags: 1 }]);
+    expect(await refusal(readAnkiPackage(zip))).toBe(ANKI_ZIP_MESSAGES.encrypted);
   });
 
   it("refuses a ZIP without a collection", async () => {
