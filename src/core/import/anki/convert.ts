@@ -9,7 +9,7 @@ import {
   type ParsedQuestion,
   type Part,
 } from "../types";
-import { htmlToText, imageNames, sanitizeHtml, stripSounds } from "./html";
+import { decodeEntities, htmlToText, imageNames, sanitizeHtml, stripSounds } from "./html";
 import { ANKI_MESSAGES } from "./messages";
 import type { AnkiCard, AnkiNote, AnkiNoteType, AnkiPackage } from "./read";
 import { clozeNumbers, isBlankField, renderTemplate } from "./template";
@@ -440,7 +440,9 @@ const COLOUR = /\bcolor\s*[=:]\s*["']?([^"';>\s]*)/gi;
 function answerByColour(backHtml: string): Letter | null {
   const colourOf = new Map<Letter, string>();
   for (const block of backHtml.split(BLOCK_SPLIT)) {
-    const text = htmlToText(block);
+    // Only the option letter matters here: plain tag stripping is enough, and much cheaper than
+    // the sanitizer for every block of every back.
+    const text = decodeEntities(block.replace(/<[^<>]*>/g, "")).trim();
     const letter = OPTION_LINE.exec(text)?.[1] as Letter | undefined;
     if (!letter || colourOf.has(letter)) continue;
     let colour = "";

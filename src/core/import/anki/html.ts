@@ -1,4 +1,9 @@
-import { FilterXSS, escapeAttrValue } from "xss";
+import xss from "xss";
+
+// xss is CommonJS and sets some exports in a loop, which Node's ESM loader cannot see as named
+// exports (the CLI's bundle leaves packages external): take them from the module object, which is
+// the default export under Node, Vite and Vitest alike.
+const { FilterXSS, escapeAttrValue } = xss as unknown as typeof import("xss");
 
 /**
  * Anki fields are HTML written by Anki's editor, by add-ons and by whatever was pasted into them.
