@@ -453,6 +453,7 @@ describe("content, tags, media and progress", () => {
         { id: 1, noteTypeId: BASIC.id, fields: ["<div><br></div>", "&nbsp;"] },
         // The field names again, as a CSV header imported into Anki gives: skipped too.
         { id: 2, noteTypeId: BASIC.id, fields: ["Front", "Back"] },
+        { id: 3, noteTypeId: BASIC.id, fields: ["[sound:ptsd.mp3]", ""] },
       ],
     };
     const pkg = await readAnkiPackage(await buildPackage(deck, { format: "anki2" }));
@@ -463,5 +464,19 @@ describe("content, tags, media and progress", () => {
       expect(error).toBeInstanceOf(ImportError);
       expect((error as ImportError).message).toBe(ANKI_MESSAGES.noUsableNotes);
     }
+    const withOne: TestDeck = {
+      ...deck,
+      notes: [...deck.notes, { id: 4, noteTypeId: BASIC.id, fields: ["Usable", "note"] }],
+    };
+    const result = convertAnkiPackage(
+      await readAnkiPackage(await buildPackage(withOne, { format: "anki2" })),
+      OPTIONS,
+    );
+    expect(result.flashcards).toHaveLength(1);
+    expect(result.skipped.map((s) => [s.note, s.message])).toEqual([
+      [1, "The note is empty."],
+      [2, "A spreadsheet header row, not a card (Front, Back)."],
+      [3, "The note holds only sound, which PRITE Study does not play."],
+    ]);
   });
 });

@@ -112,7 +112,11 @@ export function convertAnkiPackage(pkg: AnkiPackage, options: AnkiConvertOptions
       fields.set(name, stripped.html);
     });
     if ([...fields.values()].every(isBlankField)) {
-      out.skipped.push(issue("The note is empty."));
+      const reason =
+        sounds.length > 0
+          ? "The note holds only sound, which PRITE Study does not play."
+          : "The note is empty.";
+      out.skipped.push(issue(reason));
       return;
     }
     if (sounds.length > 0) {
@@ -144,6 +148,9 @@ export function convertAnkiPackage(pkg: AnkiPackage, options: AnkiConvertOptions
       out.skipped.push(issue("None of its cards has anything on the front."));
       return;
     }
+    // A reversed note shows its image on both cards: one warning for the note is enough.
+    const images = [...new Set(made.flatMap((card) => card.images))];
+    warnMissing(images, pkg.media, warn);
     for (const card of made) {
       out.flashcards.push({
         type: "flashcard",
@@ -157,7 +164,6 @@ export function convertAnkiPackage(pkg: AnkiPackage, options: AnkiConvertOptions
         images: card.images,
         progress: card.card ? progressOf(card.card, pkg.createdAt) : null,
       });
-      warnMissing(card.images, pkg.media, warn);
     }
   });
   if (out.questions.length === 0 && out.flashcards.length === 0) {
