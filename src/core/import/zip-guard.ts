@@ -26,6 +26,22 @@ export const ZIP_LIMITS = {
   ratioAppliesAbove: 1024 * 1024,
 } as const;
 
+/** What an archive may hold; the XLSX values are the default, an Anki package has its own. */
+export interface ZipLimits {
+  maxEntries: number;
+  maxTotalUncompressed: number;
+  maxRatio: number;
+  ratioAppliesAbove: number;
+}
+
+export type ZipMessages = Record<keyof typeof ZIP_MESSAGES, string>;
+
+/** Each kind of archive (workbook, Anki package) names itself in its messages and has its limits. */
+export interface ZipGuardOptions {
+  limits?: ZipLimits;
+  messages?: ZipMessages;
+}
+
 export const ZIP_MESSAGES = {
   damaged: "The Excel file is damaged or is not a real .xlsx file.",
   tooManyEntries: "The Excel file has more than 1,000 internal parts. It was refused.",
@@ -37,6 +53,8 @@ export const ZIP_MESSAGES = {
 } as const;
 
 export interface ZipEntry {
+  /** The path inside the archive, as the central directory spells it. */
+  name: string;
   method: number;
   compressedSize: number;
   uncompressedSize: number;
@@ -68,7 +86,9 @@ export function isCfb(bytes: Uint8Array): boolean {
  * The End Of Central Directory record is looked for the way SheetJS looks for it (the last
  * signature in the file), so both read the same directory.
  */
-export function inspectZip(bytes: Uint8Array): ZipEntry[] {
+export function inspectZip(bytes: Uint8Array, options: ZipGuardOptions = {}): ZipEntry[] {
+  const limits = options.limits ?? ZIP_LIMITS;
+  const messages = options.messages ?? ZIP_MESSAGES;
   const len = bytes.length;
   let eocd = -1;
   for (let k = len - 4; k >= 0; k--) {
@@ -77,35 +97,36 @@ export function inspectZip(bytes: Uint8Array): ZipEntry[] {
       break;
     }
   }
-  if (eocd < 0 || eocd + 22 > len) throw new ImportError(ZIP_MESSAGES.damaged);
+  if (eocd < 0 || eocd + 22 > len) throw new ImportError(messages.damaged);
   const entriesOnDisk = u16(bytes, eocd + 8);
   const totalEntries = u16(bytes, eocd + 10);
   const cdSize = u32(bytes, eocd + 12);
   const cdOffset = u32(bytes, eocd + 16);
   if (entriesOnDisk !== totalEntries || u16(bytes, eocd + 4) !== 0) {
-    throw new ImportError(ZIP_MESSAGES.damaged); // multi-disk archives are not spreadsheets
+    throw new ImportError(messages.damaged); // multi-disk archives are not spreadsheets
   }
-  if (totalEntries > ZIP_LIMITS.maxEntries) throw new ImportError(ZIP_MESSAGES.tooManyEntries);
-  if (totalEntries === 0 || cdOffset + cdSize > eocd) throw new ImportError(ZIP_MESSAGES.damaged);
+  if (totalEntries > limits.maxEntries) throw new ImportError(messages.tooManyEntries);
+  if (totalEntries === 0 || cdOffset + cdSize > eocd) throw new ImportError(messages.damaged);
 
   const entries: ZipEntry[] = [];
   let total = 0;
   let p = cdOffset;
   for (let k = 0; k < totalEntries; k++) {
-    if (p + 46 > eocd || u32(bytes, p) !== SIG_CENTRAL) throw new ImportError(ZIP_MESSAGES.damaged);
+    if (p + 46 > eocd || u32(bytes, p) !== SIG_CENTRAL) throw new ImportError(messages.damaged);
     const flags = u16(bytes, p + 8);
     const method = u16(bytes, p + 10);
     let compressedSize = u32(bytes, p + 20);
     let uncompressedSize = u32(bytes, p + 24);
     const nameLength = u16(bytes, p + 28);
+    const name = utf8.decode(bytes.subarray(p + 46, p + 46 + nameLength));
     const extraLength = u16(bytes, p + 30);
     const commentLength = u16(bytes, p + 32);
     let localOffset = u32(bytes, p + 42);
     const extraStart = p + 46 + nameLength;
     p = extraStart + extraLength + commentLength;
-    if (p > eocd) throw new ImportError(ZIP_MESSAGES.damaged);
+    if (p > eocd) throw new ImportError(messages.damaged);
 
-    const zip64 = readZip64Extra(bytes, extraStart, extraLength, {
+    const zip64 = readZip64Extra(bytes, extraStart, extraLength, messages, {
       uncompressed: uncompressedSize === 0xffffffff,
       compressed: compressedSize === 0xffffffff,
       offset: localOffset === 0xffffffff,
@@ -114,32 +135,32 @@ export function inspectZip(bytes: Uint8Array): ZipEntry[] {
     if (zip64.compressed !== undefined) compressedSize = zip64.compressed;
     if (zip64.offset !== undefined) localOffset = zip64.offset;
 
-    if (flags & 0x0041) throw new ImportError(ZIP_MESSAGES.encrypted);
-    if (method !== STORED && method !== DEFLATE) throw new ImportError(ZIP_MESSAGES.method);
+    if (flags & 0x0041) throw new ImportError(messages.encrypted);
+    if (method !== STORED && method !== DEFLATE) throw new ImportError(messages.method);
 
     if (localOffset + 30 > len || u32(bytes, localOffset) !== SIG_LOCAL) {
-      throw new ImportError(ZIP_MESSAGES.damaged);
+      throw new ImportError(messages.damaged);
     }
     // SheetJS decodes with the local header's flags and method: they must agree with the directory.
-    if (u16(bytes, localOffset + 8) !== method) throw new ImportError(ZIP_MESSAGES.damaged);
-    if (u16(bytes, localOffset + 6) & 0x2041) throw new ImportError(ZIP_MESSAGES.encrypted);
+    if (u16(bytes, localOffset + 8) !== method) throw new ImportError(messages.damaged);
+    if (u16(bytes, localOffset + 6) & 0x2041) throw new ImportError(messages.encrypted);
     const dataOffset =
       localOffset + 30 + u16(bytes, localOffset + 26) + u16(bytes, localOffset + 28);
-    if (dataOffset + compressedSize > len) throw new ImportError(ZIP_MESSAGES.damaged);
+    if (dataOffset + compressedSize > len) throw new ImportError(messages.damaged);
     // A stored entry is copied as is: its size is its size.
     if (method === STORED && compressedSize !== uncompressedSize) {
-      throw new ImportError(ZIP_MESSAGES.damaged);
+      throw new ImportError(messages.damaged);
     }
 
     if (
-      uncompressedSize > ZIP_LIMITS.ratioAppliesAbove &&
-      uncompressedSize > compressedSize * ZIP_LIMITS.maxRatio
+      uncompressedSize > limits.ratioAppliesAbove &&
+      uncompressedSize > compressedSize * limits.maxRatio
     ) {
-      throw new ImportError(ZIP_MESSAGES.ratio);
+      throw new ImportError(messages.ratio);
     }
     total += uncompressedSize;
-    if (total > ZIP_LIMITS.maxTotalUncompressed) throw new ImportError(ZIP_MESSAGES.tooLarge);
-    entries.push({ method, compressedSize, uncompressedSize, dataOffset });
+    if (total > limits.maxTotalUncompressed) throw new ImportError(messages.tooLarge);
+    entries.push({ name, method, compressedSize, uncompressedSize, dataOffset });
   }
   return entries;
 }
@@ -151,19 +172,44 @@ export function inspectZip(bytes: Uint8Array): ZipEntry[] {
  * produces more than it declared, so a bomb costs at most the 100 MB budget. Where the platform
  * has no DecompressionStream (very old browsers), the declared sizes are all we can check.
  */
-export async function guardZip(bytes: Uint8Array): Promise<void> {
-  const entries = inspectZip(bytes);
+export async function guardZip(bytes: Uint8Array, options: ZipGuardOptions = {}): Promise<void> {
+  const entries = inspectZip(bytes, options);
   if (typeof DecompressionStream === "undefined") return;
+  const messages = options.messages ?? ZIP_MESSAGES;
   for (const entry of entries) {
     if (entry.method !== DEFLATE) continue;
     const data = bytes.subarray(entry.dataOffset, entry.dataOffset + entry.compressedSize);
-    const produced = await inflatedSize(data, entry.uncompressedSize);
-    if (produced !== entry.uncompressedSize) throw new ImportError(ZIP_MESSAGES.damaged);
+    await inflate(data, entry.uncompressedSize, messages, false);
   }
 }
 
-/** Bytes `data` inflates to, giving up (with an ImportError) past `limit`. */
-async function inflatedSize(data: Uint8Array, limit: number): Promise<number> {
+/**
+ * The bytes of one entry that `inspectZip` listed. Inflation stops (ImportError) as soon as the
+ * entry produces more than it declared, and an entry that produces less is damaged, so what comes
+ * back never exceeds the budget `inspectZip` checked. Needs DecompressionStream (every current
+ * browser, Node 18+): readers that depend on it, unlike SheetJS, cannot fall back to trusting sizes.
+ */
+export async function readZipEntry(
+  bytes: Uint8Array,
+  entry: ZipEntry,
+  messages: ZipMessages = ZIP_MESSAGES,
+): Promise<Uint8Array> {
+  const data = bytes.subarray(entry.dataOffset, entry.dataOffset + entry.compressedSize);
+  if (entry.method === STORED) return data.slice();
+  const out = await inflate(data, entry.uncompressedSize, messages, true);
+  return out ?? new Uint8Array(0);
+}
+
+/**
+ * Inflates `data`, giving up (with an ImportError) past `limit` or short of it. With `keep` false
+ * the output is only counted, which is all the guard needs.
+ */
+async function inflate(
+  data: Uint8Array,
+  limit: number,
+  messages: ZipMessages,
+  keep: boolean,
+): Promise<Uint8Array | null> {
   const stream = new DecompressionStream("deflate-raw");
   const writer = stream.writable.getWriter();
   const reader = stream.readable.getReader();
@@ -178,28 +224,32 @@ async function inflatedSize(data: Uint8Array, limit: number): Promise<number> {
   })();
   writing.catch(() => undefined);
   let total = 0;
+  const out = keep ? new Uint8Array(limit) : null;
   try {
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
-      total += value.byteLength;
-      if (total > limit) {
+      if (total + value.byteLength > limit) {
         await reader.cancel().catch(() => undefined);
-        throw new ImportError(ZIP_MESSAGES.damaged);
+        throw new ImportError(messages.damaged);
       }
+      out?.set(value, total);
+      total += value.byteLength;
     }
     await writing;
   } catch (error) {
     if (error instanceof ImportError) throw error;
-    throw new ImportError(ZIP_MESSAGES.damaged);
+    throw new ImportError(messages.damaged);
   }
-  return total;
+  if (total !== limit) throw new ImportError(messages.damaged);
+  return out;
 }
 
 function readZip64Extra(
   bytes: Uint8Array,
   start: number,
   length: number,
+  messages: ZipMessages,
   want: { uncompressed: boolean; compressed: boolean; offset: boolean },
 ): { uncompressed?: number; compressed?: number; offset?: number } {
   const out: { uncompressed?: number; compressed?: number; offset?: number } = {};
@@ -214,7 +264,7 @@ function readZip64Extra(
     if (id === 0x0001) {
       let r = body;
       const next = (): number => {
-        if (r + 8 > body + size) throw new ImportError(ZIP_MESSAGES.damaged);
+        if (r + 8 > body + size) throw new ImportError(messages.damaged);
         const value = u32(bytes, r) + u32(bytes, r + 4) * 0x100000000;
         r += 8;
         return value;
@@ -227,8 +277,10 @@ function readZip64Extra(
     q = body + size;
   }
   // A size marked "see ZIP64 extra" without that extra field cannot be trusted.
-  throw new ImportError(ZIP_MESSAGES.damaged);
+  throw new ImportError(messages.damaged);
 }
+
+const utf8 = new TextDecoder();
 
 function u16(b: Uint8Array, at: number): number {
   return (b[at] ?? 0) | ((b[at + 1] ?? 0) << 8);
