@@ -77,6 +77,9 @@ describe("the README's command-line examples", () => {
     expect(all).toContain("Total: 508, duplicates: 508, merged: 508, imported: 0");
     expect(all).toContain("[Cyber Security]: 7 questions, 0 rows with errors, 3 with warnings");
     expect(all).toContain("Saved the answer key for Part 1 2024: 50 answers.");
+    expect(all).toMatch(
+      /Join code: [A-Z2-9]{8}\nMock exam of 100 public questions \(timed, 90 s per question\)\./,
+    );
     expect(all).toContain("alice is now an admin.");
     expect(all).toContain("alice is now a regular user.");
     expect(all).toContain("Not logged in: nothing to forget.");

@@ -52,6 +52,14 @@ export function allocateByShare(
   return rows.map(({ category, available: n, count }) => ({ category, available: n, count }));
 }
 
+/** Sorted by code units; a list that arrives sorted (the server sends it so) is only checked. */
+function sortedText(list: string[]): string[] {
+  for (let i = 1; i < list.length; i++) {
+    if (list[i - 1]! > list[i]!) return list.sort(compareText);
+  }
+  return list;
+}
+
 export interface Blueprint {
   /** The exam's questions in the order they are asked. */
   questionIds: string[];
@@ -74,7 +82,7 @@ export function drawBlueprint(opts: {
   const seen = new Set<string>();
   const byCategory = new Map<string, string[]>();
   for (const [category, ids] of [...opts.pool].sort(([a], [b]) => compareText(a, b))) {
-    const unique = [...new Set(ids)].filter((id) => !seen.has(id)).sort(compareText);
+    const unique = sortedText([...new Set(ids)].filter((id) => !seen.has(id)));
     for (const id of unique) seen.add(id);
     byCategory.set(category, unique);
   }
