@@ -1,5 +1,13 @@
 import type { APIRequestContext, Page } from "@playwright/test";
-import { expect, makeUser, registerViaApi, test, trpcMutation, trpcQuery } from "./fixtures";
+import {
+  expect,
+  makeUser,
+  registerViaApi,
+  seriousAxeViolations,
+  test,
+  trpcMutation,
+  trpcQuery,
+} from "./fixtures";
 
 /** Issue 16: practice exams and mock exams in the browser. */
 
@@ -201,4 +209,35 @@ test("a mock exam: shared with a code, joined by a second resident, and the crea
   await late.goto(`/exams?join=${code}`);
   await late.getByRole("button", { name: "Join", exact: true }).click();
   await expect(late.getByRole("alert")).toBeVisible();
+});
+
+test("the exam screens have no serious or critical accessibility violations (axe)", async ({
+  page,
+  user,
+}) => {
+  void user;
+  test.setTimeout(60_000);
+  await addQuestions(page.request, 5, { prefix: "Axe" });
+  await page.goto("/exams");
+  await expect(page.getByRole("heading", { level: 1, name: "Practice Exam" })).toBeVisible();
+  expect(await seriousAxeViolations(page)).toEqual([]);
+
+  await startExam(page, { size: 5, mode: "Tutor" });
+  await page.getByRole("radio", { name: /^A\. Wrong/ }).click({ button: "right" });
+  await page.keyboard.press("2");
+  await page.keyboard.press("Enter");
+  await expect(page.getByTestId("exam-feedback")).toBeVisible();
+  expect(await seriousAxeViolations(page)).toEqual([]);
+
+  page.once("dialog", (d) => void d.accept());
+  await page.getByRole("button", { name: "Submit Exam" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Exam Results" })).toBeVisible();
+  await expect(page.getByRole("list", { name: "Exam questions" })).toBeVisible();
+  expect(await seriousAxeViolations(page)).toEqual([]);
+
+  // The scan itself finds a critical violation: a button without a name.
+  await page.evaluate(() =>
+    document.querySelector("main")!.append(document.createElement("button")),
+  );
+  expect(await seriousAxeViolations(page)).toEqual([expect.stringMatching(/^button-name: /)]);
 });

@@ -1,3 +1,5 @@
+import fs from "node:fs";
+import { createRequire } from "node:module";
 import path from "node:path";
 import {
   test as base,
@@ -431,5 +433,28 @@ export async function serviceWorkerReady(page: Page): Promise<string | undefined
       });
     }
     return worker?.state;
+  });
+}
+
+/**
+ * axe-core's serious and critical violations on the page as it is now, as "rule: target" lines
+ * (axe-core itself, injected: its Playwright wrapper needs a newer Node than the project supports).
+ */
+export async function seriousAxeViolations(page: Page): Promise<string[]> {
+  // Evaluated through the DevTools protocol: the app's CSP (rightly) refuses an injected <script>.
+  const source = fs.readFileSync(
+    createRequire(import.meta.url).resolve("axe-core/axe.min.js"),
+    "utf8",
+  );
+  await page.evaluate(source);
+  return page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (ctx: Document) => Promise<AxeResults> } }).axe;
+    interface AxeResults {
+      violations: { id: string; impact: string | null; nodes: { target: string[] }[] }[];
+    }
+    const results = await axe.run(document);
+    return results.violations
+      .filter((v) => v.impact === "serious" || v.impact === "critical")
+      .flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(" ")}`));
   });
 }
