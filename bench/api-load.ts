@@ -4,7 +4,8 @@
  * with 50 connections for 30 s per endpoint after a warm-up, load generator on the same machine.
  * Baseline in the same run: `GET /api/health`. RSS of the server after warm-up and after the load
  * (item 6). Appends the figures to bench/RESULTS.md. Issue 19: the same writes by a user on FSRS;
- * `--writes-only` runs just the baseline and the SM-2 / FSRS writes.
+ * `--writes-only` runs just the baseline and the SM-2 / FSRS writes. Issue 16: saving exam answers
+ * (tRPC exams.answer over 50 timed exams of another user).
  *
  *   npx tsx bench/api-load.ts [--url postgres://…/postgres] [--duration 30] [--fresh] [--no-record]
  *
@@ -280,6 +281,53 @@ end
   return file;
 }
 
+/**
+ * Issue 16 item 8: saving exam answers as the exam screen does (tRPC exams.answer), spread over many
+ * exams so the connections do not all wait on one exam's row lock, as many residents would.
+ */
+function examAnswerScript(pairs: { examId: string; questionId: string }[]): string {
+  const file = path.join(os.tmpdir(), "prite-exam-answer.lua");
+  const rows = pairs.map((p) => `{"${p.examId}","${p.questionId}"}`).join(",");
+  fs.writeFileSync(
+    file,
+    `local pairs_ = {${rows}}
+local i = 0
+local headers = {}
+local letters = {"A", "B", "C", "D"}
+init = function()
+  for k, v in pairs(wrk.headers) do headers[k] = v end
+  headers["content-type"] = "application/json"
+end
+request = function()
+  i = i + 1
+  local p = pairs_[(i % #pairs_) + 1]
+  return wrk.format("POST", "/trpc/exams.answer", headers,
+    '{"examId":"' .. p[1] .. '","questionId":"' .. p[2] .. '","selected":["' .. letters[(i % 4) + 1] .. '"],"timeSpentMs":5000}')
+end
+`,
+  );
+  return file;
+}
+
+/** Timed exams of 150 questions for `token`'s user, and every (exam, question) pair of them. */
+async function examPairs(token: string, count: number) {
+  const pairs: { examId: string; questionId: string }[] = [];
+  for (let i = 0; i < count; i++) {
+    const res = await fetch(`${BASE}/api/exams`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-auth-token": token },
+      body: JSON.stringify({ size: 150, mode: "timed", secondsPerQuestion: 180 }),
+    });
+    if (res.status !== 201) throw new Error(`creating an exam: ${res.status} ${await res.text()}`);
+    const { exam } = (await res.json()) as {
+      exam: { id: string; questions: { questionId: string }[] };
+    };
+    for (const q of exam.questions) pairs.push({ examId: exam.id, questionId: q.questionId });
+  }
+  // Interleaved, so consecutive requests go to different exams.
+  return pairs.sort((a, b) => a.questionId.localeCompare(b.questionId));
+}
+
 /** Cycles through the reads a studying resident makes. */
 function mixedScript(): string {
   const file = path.join(os.tmpdir(), "prite-mixed.lua");
@@ -385,6 +433,8 @@ function writesOnly(
   }
 }
 
+const EXAM_ROW = "tRPC exams.answer (50 timed exams of another user)";
+
 function record(lines: string[]) {
   if (!args["no-record"]) {
     fs.appendFileSync(path.join(ROOT, "bench", "RESULTS.md"), lines.join("\n") + "\n");
@@ -465,6 +515,9 @@ async function main() {
     results.push(["tRPC study.answer + study.rate (another user)", writes]);
     const fsrsWrites = wrk(`${BASE}/`, fsrsToken, seconds, answerRateScript(fsrsQuestionIds));
     results.push(["tRPC study.answer + study.rate under FSRS (a third user)", fsrsWrites]);
+    const examScript = examAnswerScript(await examPairs(writerToken, 50));
+    wrk(`${BASE}/`, writerToken, 5, examScript);
+    results.push([EXAM_ROW, wrk(`${BASE}/`, writerToken, seconds, examScript)]);
     const rssAfter = await settledRssMb(server.pid!);
     report(user, results, rssWarm, rssAfter, seconds);
   } finally {
@@ -502,6 +555,13 @@ function report(
     "",
     `- Server RSS: ${rssWarm.toFixed(0)} MB after warm-up, ${rssAfter.toFixed(0)} MB after the load (${(((rssAfter - rssWarm) / rssWarm) * 100).toFixed(0)}%; goal within 20%)`,
   ];
+  const examRow = results.find(([n]) => n === EXAM_ROW)?.[1];
+  if (examRow) {
+    const met = examRow.rps >= 1000 && examRow.p99 <= 100;
+    lines.push(
+      `- **Saving an exam answer: ${examRow.rps.toFixed(0)} req/s, p99 ${examRow.p99.toFixed(1)} ms — goal ≥ 1,000 req/s with p99 ≤ 100 ms ${met ? "met" : "not met"}**`,
+    );
+  }
   const dueRow = results.find(([n]) => n.includes("limit=20"))?.[1];
   const bareRow = results.find(([n]) => n === BARE_ROW)?.[1];
   if (dueRow) {
