@@ -313,11 +313,14 @@ end
 async function examPairs(token: string, count: number) {
   const pairs: { examId: string; questionId: string }[] = [];
   for (let i = 0; i < count; i++) {
-    const res = await fetch(`${BASE}/api/exams`, {
-      method: "POST",
-      headers: { "content-type": "application/json", "x-auth-token": token },
-      body: JSON.stringify({ size: 150, mode: "timed", secondsPerQuestion: 180 }),
-    });
+    const post = () =>
+      fetch(`${BASE}/api/exams`, {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-auth-token": token },
+        body: JSON.stringify({ size: 150, mode: "timed", secondsPerQuestion: 180 }),
+      });
+    // The first call after minutes of wrk may meet a kept-alive socket the server has closed.
+    const res = await post().catch(post);
     if (res.status !== 201) throw new Error(`creating an exam: ${res.status} ${await res.text()}`);
     const { exam } = (await res.json()) as {
       exam: { id: string; questions: { questionId: string }[] };

@@ -205,7 +205,7 @@ async function main() {
         `| ${r.engine} | ${r.visible.toLocaleString("en-US")} | ${f(r.create.p50)} / ${f(r.create.p95)} | ${r.create.p95 <= GOAL_CREATE_MS ? "met" : "not met"} | ${f(r.analysis.p50)} / ${f(r.analysis.p95)} | ${r.analysis.p95 <= GOAL_ANALYSIS_MS ? "met" : "not met"} |`,
     ),
     "",
-    "Saving an answer under 50 connections (≥ 1,000 req/s, p99 ≤ 100 ms) is not in bench/api-load.ts yet: not measured.",
+    "Saving an answer under 50 connections (≥ 1,000 req/s, p99 ≤ 100 ms): bench/api-load.ts.",
   ];
   console.log(lines.join("\n"));
   if (!args["no-record"]) {
