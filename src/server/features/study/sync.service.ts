@@ -73,13 +73,15 @@ export async function syncReviews(
 
     const results = new Map<string, SyncResult>();
     const rows: (typeof reviews.$inferInsert)[] = [];
+    const considered = new Set<string>();
     opts.reviews.forEach((review, i) => {
       const id = ids[i]!;
-      // An id repeated within the batch is the same answer sent twice: the first one counts.
-      if (already.has(id) || results.has(id) || rows.some((r) => r.clientId === id)) {
-        if (!results.has(id) && !rows.some((r) => r.clientId === id)) {
-          results.set(id, { id: review.id, status: "duplicate" });
-        }
+      // An id repeated within the batch is the same answer sent twice: the first one counts, and the
+      // list below answers the repeats as duplicates.
+      if (considered.has(id)) return;
+      considered.add(id);
+      if (already.has(id)) {
+        results.set(id, { id: review.id, status: "duplicate" });
         return;
       }
       const at = new Date(review.reviewedAt);
@@ -131,10 +133,10 @@ export async function syncReviews(
       for (const questionId of cards) await rebuildCard(tx, userId, questionId, settings);
     }
 
-    const seen = new Set<string>();
+    const listed = new Set<string>();
     const list = ids.map((id, i) => {
-      if (seen.has(id)) return { id: opts.reviews[i]!.id, status: "duplicate" as const };
-      seen.add(id);
+      if (listed.has(id)) return { id: opts.reviews[i]!.id, status: "duplicate" as const };
+      listed.add(id);
       return results.get(id)!;
     });
     const count = (s: SyncStatus) => list.filter((r) => r.status === s).length;
