@@ -62,4 +62,18 @@ export default tseslint.config(
       ],
     },
   },
+  {
+    // cli/ and src/web/ are siblings: what both need lives in src/core (DESIGN §3).
+    files: ["cli/**/*.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            { group: ["**/src/web/**", "@/web/**"], message: "cli/ never imports src/web." },
+          ],
+        },
+      ],
+    },
+  },
 );

@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import type { Command } from "commander";
-import { exportFileName } from "../../src/web/components/settings/download";
+import { exportFileName } from "../../src/core/file-names";
 import { action } from "../command";
 import { CliError } from "../output";
 import type { Api } from "../runtime";

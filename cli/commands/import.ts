@@ -13,12 +13,7 @@ import {
   type RowError,
 } from "../../src/core/import";
 import { NO_VALID_QUESTIONS_MESSAGE } from "../../src/core/import/errors";
-import {
-  chunk,
-  splitImportable,
-  toImportItem,
-  type CommitItem,
-} from "../../src/web/components/import/import-flow";
+import { chunk, splitImportable, toImportItem, type CommitItem } from "../../src/core/import/plan";
 import { CHECK_DUPLICATES_MAX, COMMIT_MAX } from "../../src/server/features/imports/imports.types";
 import { action } from "../command";
 import { parsePart, parseYear, usage } from "../options";

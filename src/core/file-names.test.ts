@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { exportFileName, localDateStamp } from "./download";
+import { exportFileName, localDateStamp } from "./file-names";
 
 describe("export file names (SPEC §7)", () => {
   it("use the local calendar date, zero-padded", () => {

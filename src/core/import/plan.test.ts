@@ -1,5 +1,8 @@
+// Tests run only in Node: the real-world fixtures are read from disk.
+/* eslint-disable no-restricted-imports */
 import { readFileSync } from "node:fs";
 import path from "node:path";
+/* eslint-enable no-restricted-imports */
 import { describe, expect, it } from "vitest";
 import { DUPLICATE_DETECTION } from "@/core/constants";
 import {
@@ -23,9 +26,9 @@ import {
   type DuplicateItem,
   type MatchView,
   type Resolution,
-} from "./import-flow";
+} from "@/core/import/plan";
 
-const REAL = path.resolve(__dirname, "../../../../fixtures/real");
+const REAL = path.resolve(__dirname, "../../../fixtures/real");
 
 function question(text: string, extra: Partial<ParsedQuestion> = {}): ParsedQuestion {
   return {

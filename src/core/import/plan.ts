@@ -1,7 +1,7 @@
-import { DUPLICATE_DETECTION, yearRangeError } from "@/core/constants";
-import type { ParsedQuestion, ParseRowsResult, RowError } from "@/core/import/types";
-import { firstIssueMessage, ZBulkQuestionItem } from "@/core/schemas";
-import type { ManualMergeField, MergeStrategy } from "@/core/similarity";
+import { DUPLICATE_DETECTION, yearRangeError } from "../constants";
+import type { ParsedQuestion, ParseRowsResult, RowError } from "./types";
+import { firstIssueMessage, ZBulkQuestionItem } from "../schemas";
+import type { ManualMergeField, MergeStrategy } from "../similarity";
 
 /**
  * The pure part of the bulk import page flow (SPEC §4 'Import page flow', 'Duplicate resolution'):

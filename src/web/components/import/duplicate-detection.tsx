@@ -17,7 +17,7 @@ import {
   toImportItem,
   type DuplicateItem,
   type Resolution,
-} from "./import-flow";
+} from "@/core/import/plan";
 
 export interface CommitSummary {
   total: number;

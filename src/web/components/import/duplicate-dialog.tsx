@@ -20,7 +20,7 @@ import {
   type DuplicateItem,
   type MatchView,
   type Resolution,
-} from "./import-flow";
+} from "@/core/import/plan";
 import { ChoiceRadio, OptionList } from "./question-fields";
 
 const STRATEGIES: { value: MergeStrategy; label: string; description: string }[] = [

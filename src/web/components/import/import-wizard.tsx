@@ -11,7 +11,7 @@ import type { ImportSettings, ParseRowsResult, RowError } from "@/core/import/ty
 import { checkUpload } from "@/core/import/zip-guard";
 import { useBanner } from "@/web/components/ui/alert";
 import { ConfigureStep, type LoadedSheet } from "./configure-step";
-import { splitImportable } from "./import-flow";
+import { splitImportable } from "@/core/import/plan";
 import { defaultYear } from "./question-fields";
 import { ReviewStep, RowNoteList } from "./review-step";
 import { UploadStep } from "./upload-step";

@@ -1,7 +1,7 @@
 import { useCallback } from "react";
 import type { Letter, ParsedQuestion, Part } from "@/core/import/types";
 import { applyAnswerKey, parseQuestionsJson } from "@/core/parsing";
-import { toImportItem, type ImportItem } from "@/web/components/import/import-flow";
+import { toImportItem, type ImportItem } from "@/core/import/plan";
 import { trpc } from "@/web/lib/trpc";
 
 /**

@@ -10,7 +10,8 @@ import {
   CardTitle,
 } from "@/web/components/ui/card";
 import { errorMessage, trpc } from "@/web/lib/trpc";
-import { downloadJson, exportFileName } from "./download";
+import { exportFileName } from "@/core/file-names";
+import { downloadJson } from "./download";
 import { useConfirmedAction } from "./use-confirmed-action";
 
 export const RESET_CONFIRMATION =
