@@ -89,6 +89,13 @@ export type Specialty = (typeof SPECIALTIES)[number];
 export const QUESTION_TYPES = ["standard", "fourOptions", "multipleCorrect"] as const;
 export type QuestionType = (typeof QUESTION_TYPES)[number];
 
+/**
+ * A flashcard (issue 17): a front and a back, rated by the resident (Again/Hard/Good/Easy) rather than
+ * checked against options. Stored in the same questions table with this question_type; never in exams.
+ */
+export const FLASHCARD = "flashcard" as const;
+export type StoredQuestionType = QuestionType | typeof FLASHCARD;
+
 export const OPTION_LETTERS = [
   "A",
   "B",
@@ -274,3 +281,10 @@ export function yearRangeError(year: number, now: Date): string | null {
     ? null
     : `Year must be between ${min} and ${max}`;
 }
+
+/** Images shown with questions (issue 17). */
+export const MEDIA = {
+  MAX_BYTES: 5 * 1024 * 1024,
+  TYPES: ["image/png", "image/jpeg", "image/gif", "image/webp", "image/svg+xml"],
+} as const;
+export type MediaType = (typeof MEDIA.TYPES)[number];

@@ -4,3 +4,4 @@ export * from "./study";
 export * from "./scores";
 export * from "./answer-keys";
 export * from "./exams";
+export * from "./media";

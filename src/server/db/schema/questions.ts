@@ -15,10 +15,15 @@ import {
 /**
  * A question can be studied only when it has an answer to check against (decision 021): the study
  * pool's queries and the partial indexes behind their counts share this one text, which PostgreSQL
- * needs to match for the indexes to be used.
+ * needs to match for the indexes to be used. A flashcard (issue 17) is rated by the resident, not
+ * checked, so it is always studiable.
  */
-export function hasAnswerKey(columns: { correctAnswers: PgColumn; correctAnswer: PgColumn }): SQL {
-  return sql`(cardinality(${columns.correctAnswers}) > 0 or ${columns.correctAnswer} <> '')`;
+export function hasAnswerKey(columns: {
+  correctAnswers: PgColumn;
+  correctAnswer: PgColumn;
+  questionType: PgColumn;
+}): SQL {
+  return sql`(${columns.questionType} = 'flashcard' or cardinality(${columns.correctAnswers}) > 0 or ${columns.correctAnswer} <> '')`;
 }
 import { users } from "./users";
 
@@ -41,6 +46,10 @@ export const questions = pgTable(
     questionType: text().notNull().default("standard"),
     instructions: text().notNull().default(""),
     explanation: text().notNull().default(""),
+    // A flashcard's back, sanitized HTML (its front is `text`); '' for multiple choice.
+    back: text().notNull().default(""),
+    // Where the question came from, e.g. the Anki deck it was imported from; filterable in Browse.
+    source: text().notNull().default(""),
     generatedExplanation: text().notNull().default(""),
     category: text().notNull().default(""),
     part: text().notNull(),
@@ -59,7 +68,7 @@ export const questions = pgTable(
     check("questions_part_check", sql`${t.part} in ('1','2')`),
     check(
       "questions_type_check",
-      sql`${t.questionType} in ('standard','fourOptions','multipleCorrect')`,
+      sql`${t.questionType} in ('standard','fourOptions','multipleCorrect','flashcard')`,
     ),
     index("questions_creator_created_idx").on(t.creatorId, t.createdAt.desc()),
     index("questions_public_created_idx")
@@ -67,6 +76,9 @@ export const questions = pgTable(
       .where(sql`${t.isPublic}`),
     index("questions_part_year_number_idx").on(t.part, t.year, t.number),
     index("questions_category_idx").on(t.category),
+    index("questions_source_idx")
+      .on(t.source)
+      .where(sql`${t.source} <> ''`),
     index("questions_search_trgm_idx").using("gin", sql`${t.searchText} gin_trgm_ops`),
     // The due list and dashboard take the newest public questions in (created_at, id) order, and count
     // public questions per category without reading the rows (issue 8).

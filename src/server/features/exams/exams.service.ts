@@ -8,10 +8,12 @@ import {
   inArray,
   isNotNull,
   lte,
+  ne,
   notExists,
   sql,
   type SQL,
 } from "drizzle-orm";
+import { FLASHCARD } from "../../../core/constants";
 import { answerKeyOf } from "../../../core/correctness";
 import {
   drawBlueprint,
@@ -284,10 +286,14 @@ function storedCategories(labels: readonly string[]): string[] {
   return [...out];
 }
 
-/** Question filters every exam applies: an answer key, the part, the categories. */
+/**
+ * Question filters every exam applies: multiple choice with an answer key (flashcards never enter an
+ * exam, issue 17), the part, the categories.
+ */
 export function settingsFilter(settings: { part: ExamPart; categories: readonly string[] }) {
   return and(
     hasAnswerKey(questions),
+    ne(questions.questionType, FLASHCARD),
     settings.part === "both" ? undefined : eq(questions.part, settings.part),
     settings.categories.length > 0
       ? inArray(questions.category, storedCategories(settings.categories))
