@@ -79,6 +79,8 @@ export interface BuildAppOptions {
    * (tests sweep by hand with a fake clock). The server passes EXAM_SWEEP_INTERVAL_MS.
    */
   examSweepMs?: number;
+  /** The server's clock, read once per request and by the exam sweep; tests pass a fake one. */
+  now?: () => Date;
 }
 
 /**
@@ -259,10 +261,14 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     });
     sessionCache = cache;
   }
-  const makeContext = httpContextFactory(handle.db, config, sessionCache);
+  const makeContext = httpContextFactory(handle.db, config, sessionCache, opts.now);
 
   if (opts.examSweepMs && opts.examSweepMs > 0) {
-    const stopSweep = startExamSweep(handle.db, { intervalMs: opts.examSweepMs, log: app.log });
+    const stopSweep = startExamSweep(handle.db, {
+      intervalMs: opts.examSweepMs,
+      now: opts.now,
+      log: app.log,
+    });
     // Before the database closes (main.ts closes the app first): a sweep in flight finishes.
     app.addHook("onClose", () => stopSweep());
   }

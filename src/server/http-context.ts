@@ -17,9 +17,10 @@ export function httpContextFactory(
   db: Db,
   config: AppConfig,
   sessionCache?: SessionCache,
+  clock: () => Date = () => new Date(),
 ): HttpContextFactory {
   return async (req, reply, opts = {}) => {
-    const now = new Date();
+    const now = clock();
     let auth: Awaited<ReturnType<typeof resolveRequestAuth>>;
     try {
       auth = await resolveRequestAuth(db, req, reply, now, sessionCache);

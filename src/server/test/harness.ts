@@ -59,6 +59,7 @@ export async function createHarness(
         ...ctxDefaults.config,
       },
       webDir: null,
+      now: ctxDefaults.now,
     });
     return app;
   };
