@@ -195,8 +195,10 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     if (req.protocol === "https") {
       reply.header("Strict-Transport-Security", "max-age=31536000; includeSubDomains");
     }
-    // API answers depend on the session: no browser or shared cache may keep one (issue 24).
-    if (isApiPath(req.url)) reply.header("Cache-Control", "no-store");
+    // API answers depend on the session: no browser or shared cache may keep one (issue 24). An image
+    // that was served sets its own private, immutable caching (rest/media.ts); its refusals do not.
+    const servedImage = req.url.startsWith("/api/media/") && reply.statusCode < 400;
+    if (isApiPath(req.url) && !servedImage) reply.header("Cache-Control", "no-store");
   });
   if (allowedOrigins.length > 0) {
     await app.register(cors, {

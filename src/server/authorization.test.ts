@@ -1,5 +1,6 @@
 import { TRPCError } from "@trpc/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { setQuestionMedia, storeMedia } from "./features/media/media.service";
 import { addQuestion } from "./features/study/test-fixtures";
 import { databaseSnapshot } from "./test/db-snapshot";
 import { createHarness, type Harness, type TestUser } from "./test/harness";
@@ -43,6 +44,7 @@ let admin: TestUser;
 let secret: { privateQ: string; score: string; session: string; key: string };
 const MARKER = "owner-private-marker";
 let keyYear = 2000;
+let imageSeq = 0;
 
 const fresh = {
   privateQ: async (text?: string) =>
@@ -70,6 +72,15 @@ const fresh = {
     await fresh.publicQ();
     const { examId } = await fresh.exam();
     return (await owner.caller.exams.share({ examId })).mockExam.code;
+  },
+  /** An image (a PNG distinct per call) shown by a private or a public question of the owner's. */
+  image: async (isPublic: boolean) => {
+    imageSeq += 1;
+    const bytes = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, imageSeq, 1]);
+    const { sha256 } = await storeMedia(h.db.db, { bytes, uploadedBy: owner.user.id });
+    const questionId = isPublic ? await fresh.publicQ() : await fresh.privateQ();
+    await setQuestionMedia(h.db.db, questionId, [sha256]);
+    return sha256;
   },
   /** An answer key of the owner's for a part and year nobody else uses in this file. */
   key: async () => {
@@ -270,6 +281,21 @@ const PROCEDURES: Record<string, Access> = {
     other: "FORBIDDEN",
     admin: "OK",
   }),
+  // Issue 17: an image is served to those who can see a question showing it, 404 to everyone else.
+  "media.get": objectAccess(
+    {
+      label: "on a private question",
+      make: async () => ({ sha256: await fresh.image(false) }),
+      other: "NOT_FOUND",
+      admin: "NOT_FOUND",
+    },
+    {
+      label: "on a public question",
+      make: async () => ({ sha256: await fresh.image(true) }),
+      other: "OK",
+      admin: "OK",
+    },
+  ),
   "exams.close": objectAccess({
     label: "mock exam",
     make: async () => ({ code: await fresh.mockCode() }),
@@ -527,6 +553,21 @@ const REST_OBJECT: Record<string, RestCase[]> = {
   ),
   // Issue 16: exams are their taker's alone; a mock exam's results its creator's and admins'.
   ...examRoutes(),
+  // Issue 17: an image, to those who can see a question showing it.
+  "GET /api/media/:sha256": [
+    {
+      label: "on a private question",
+      make: async () => ({ url: `/api/media/${await fresh.image(false)}` }),
+      other: 404,
+      admin: 404,
+    },
+    {
+      label: "on a public question",
+      make: async () => ({ url: `/api/media/${await fresh.image(true)}` }),
+      other: 200,
+      admin: 200,
+    },
+  ],
 };
 
 function examRoutes(): Record<string, RestCase[]> {
@@ -589,6 +630,7 @@ describe("every REST route", () => {
       .replace(":part", "1")
       .replace(":year", "2024")
       .replace(":code", "ABCDEFGH")
+      .replace(":sha256", "0".repeat(64))
       .replace(":id", "00000000-0000-4000-8000-000000000000");
   const apiRoutes = async () =>
     (await h.app()).routeTable.filter(

@@ -5,6 +5,7 @@ import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { restReadmeSection } from "../../../scripts/rest-readme";
 import { buildApp } from "../app";
+import { setQuestionMedia, storeMedia } from "../features/media/media.service";
 import { validQuestion } from "../features/questions/questions.fixtures";
 import { createHarness, type Harness } from "../test/harness";
 import { modelReply } from "../test/model";
@@ -72,6 +73,13 @@ async function send(
     headers,
     body: hasBody ? JSON.stringify(opts.body) : undefined,
   });
+  if (/^image\//.test(res.headers.get("content-type") ?? "")) {
+    return {
+      status: res.status,
+      headers: res.headers,
+      body: new Uint8Array(await res.arrayBuffer()),
+    };
+  }
   const text = await res.text();
   return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
 }
@@ -266,6 +274,13 @@ const EXAMPLES: Record<string, () => Promise<Example>> = {
   "POST /api/exams/mocks/:code/close": async () => ({
     params: { code: await mockCode(member.token) },
   }),
+  "GET /api/media/:sha256": async () => {
+    // An image on the member's own question (the import pipeline is what attaches images).
+    const bytes = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3]);
+    const { sha256 } = await storeMedia(h.db.db, { bytes, uploadedBy: null });
+    await setQuestionMedia(h.db.db, questionId, [sha256]);
+    return { params: { sha256 } };
+  },
   "GET /api/admin/mock-exams": async () => {
     await mockCode(member.token);
     return { token: admin.token };
@@ -325,6 +340,7 @@ const ANY_PARAMS = {
   part: "1",
   year: "2024",
   code: "ABCDEFGH",
+  sha256: "0".repeat(64),
 };
 
 function expectFailureBody(call: RestCall, body: unknown) {

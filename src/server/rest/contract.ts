@@ -14,7 +14,9 @@ export type Shape =
   | { kind: "dict"; of: Shape }
   | { kind: "object"; fields: Record<string, Shape> }
   | { kind: "union"; of: Shape[] }
-  | { kind: "named"; name: string; of: Shape };
+  | { kind: "named"; name: string; of: Shape }
+  /** A file, not JSON: the bytes with a Content-Type among `types`. */
+  | { kind: "bytes"; types: string };
 
 export const str: Shape = { kind: "string" };
 export const num: Shape = { kind: "number" };
@@ -28,6 +30,7 @@ export const dict = (of: Shape): Shape => ({ kind: "dict", of });
 export const obj = (fields: Record<string, Shape>): Shape => ({ kind: "object", fields });
 export const union = (...of: Shape[]): Shape => ({ kind: "union", of });
 const named = (name: string, of: Shape): Shape => ({ kind: "named", name, of });
+export const bytes = (types: string): Shape => ({ kind: "bytes", types });
 
 /** SPEC §3 User, as register, login, `/auth/me`, profile and settings answer it. */
 export const User = named(
@@ -841,6 +844,15 @@ export const REST_CALLS: readonly RestCall[] = [
   },
   {
     method: "GET",
+    path: "/api/media/:sha256",
+    spec: false,
+    access: "user",
+    request: "— (an image shown by a question the caller can see; 404 otherwise)",
+    status: 200,
+    response: bytes("image/png, jpeg, gif, webp or svg+xml"),
+  },
+  {
+    method: "GET",
     path: "/api/admin/mock-exams",
     spec: false,
     access: "admin",
@@ -865,6 +877,10 @@ export function checkShape(shape: Shape, value: unknown, at = "body"): string[] 
   switch (shape.kind) {
     case "any":
       return value === undefined ? [`${at}: missing`] : [];
+    case "bytes":
+      return value instanceof Uint8Array && value.length > 0
+        ? []
+        : [`${at}: ${describe(value)}, not bytes`];
     case "string":
     case "number":
     case "boolean":
@@ -931,6 +947,8 @@ export function render(shape: Shape, expandNamed = false): string {
       return shape.of.map((s) => render(s)).join(" | ");
     case "named":
       return expandNamed ? render(shape.of) : shape.name;
+    case "bytes":
+      return `bytes (${shape.types})`;
     case "object":
       return `{${Object.entries(shape.fields)
         .map(([k, s]) => `${k}: ${render(s)}`)

@@ -12,6 +12,7 @@ import { registerQuestionRoutes } from "./questions";
 import { registerAnswerKeyRoutes } from "./answer-keys";
 import { registerAiRoutes } from "./ai";
 import { registerExamRoutes } from "./exams";
+import { registerMediaRoutes } from "./media";
 
 /** One file per area; each adds its documented paths here. */
 const registrars: RestRegistrar[] = [
@@ -25,6 +26,7 @@ const registrars: RestRegistrar[] = [
   registerAnswerKeyRoutes,
   registerAiRoutes,
   registerExamRoutes,
+  registerMediaRoutes,
 ];
 
 export function registerRestRoutes(app: FastifyInstance, makeContext: HttpContextFactory): void {

@@ -10,6 +10,7 @@ import { importsRouter } from "../features/imports/imports.router";
 import { answerKeysRouter } from "../features/answer-keys/answer-keys.router";
 import { aiRouter, parserRouter } from "../features/ai/ai.router";
 import { examsRouter } from "../features/exams/exams.router";
+import { mediaRouter } from "../features/media/media.router";
 import { createCallerFactory, router } from "./init";
 
 export const appRouter = router({
@@ -26,6 +27,7 @@ export const appRouter = router({
   ai: aiRouter,
   parser: parserRouter,
   exams: examsRouter,
+  media: mediaRouter,
 });
 
 export type AppRouter = typeof appRouter;
