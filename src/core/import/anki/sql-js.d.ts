@@ -1,5 +1,5 @@
 /**
- * The part of sql.js (1.16) this reader uses. sql.js ships no types; @types/sql.js would pull in
+ * The part of sql.js (1.16) the Anki reader and writer use. sql.js ships no types; @types/sql.js would pull in
  * the Emscripten types for four calls.
  */
 declare module "sql.js" {
@@ -15,8 +15,14 @@ declare module "sql.js" {
   export interface Database {
     exec(sql: string, params?: SqlValue[]): QueryExecResult[];
     run(sql: string, params?: SqlValue[]): Database;
+    prepare(sql: string): Statement;
     export(): Uint8Array;
     close(): void;
+  }
+  /** A prepared statement: the Anki writer inserts thousands of rows with one. */
+  export interface Statement {
+    run(params?: SqlValue[]): void;
+    free(): boolean;
   }
   export interface SqlJsStatic {
     Database: new (data?: ArrayLike<number> | Uint8Array | null) => Database;
