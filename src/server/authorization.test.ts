@@ -155,6 +155,7 @@ const PROCEDURES: Record<string, Access> = {
   "users.markScoresOnboardingOffered": { kind: "caller" },
   "users.exportStudyData": { kind: "caller" },
   "users.exportQuestions": { kind: "caller" },
+  "users.exportAnki": { kind: "caller" },
   "users.resetStudyProgress": { kind: "caller" },
   "users.deleteAccount": { kind: "caller" },
   "scores.list": { kind: "caller" },

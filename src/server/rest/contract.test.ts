@@ -215,6 +215,7 @@ const EXAMPLES: Record<string, () => Promise<Example>> = {
   "GET /api/users/export/questions": async () => ({
     items: (b: { questions: unknown[] }) => b.questions,
   }),
+  "GET /api/users/export/anki": async () => ({}),
   "POST /api/users/reset-study-progress": async () => ({}),
   "DELETE /api/users/account": async () => ({ token: (await register("leaver")).token }),
   "GET /api/admin/users": async () => ({ token: admin.token }),

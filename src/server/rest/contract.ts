@@ -545,6 +545,20 @@ export const REST_CALLS: readonly RestCall[] = [
     response: success({ questions: arr(obj({ _id: id, text: str })), message: str }),
   },
   {
+    method: "GET",
+    path: "/api/users/export/anki",
+    spec: false,
+    access: "user",
+    request: "—",
+    status: 200,
+    response: success({
+      package: str,
+      fileName: str,
+      counts: obj({ multipleChoice: num, flashcards: num, images: num }),
+      message: str,
+    }),
+  },
+  {
     method: "POST",
     path: "/api/users/reset-study-progress",
     spec: true,

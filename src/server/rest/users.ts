@@ -38,6 +38,7 @@ export const registerUserRoutes: RestRegistrar = (route) => {
     (caller) => caller.users.exportQuestions(),
     withSuccess,
   );
+  route("GET", "/api/users/export/anki", (caller) => caller.users.exportAnki(), withSuccess);
   route(
     "POST",
     "/api/users/reset-study-progress",

@@ -1,3 +1,4 @@
+export { ANKI_EXPORT_MESSAGES } from "./messages";
 export {
   ankiMediaName,
   ankiTag,

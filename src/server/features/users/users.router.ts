@@ -1,5 +1,6 @@
 import { ZProfileInput, ZSettingsInput } from "../../../core/schemas";
 import { protectedProcedure, router } from "../../trpc/init";
+import { ANKI_EXPORT_MESSAGES, exportAnkiPackage } from "./anki-export.service";
 import { loadUserJson } from "./user-json";
 import {
   deleteAccount,
@@ -47,6 +48,13 @@ export const usersRouter = router({
     success: true as const,
     questions: await exportQuestions(ctx.db, ctx.user.id),
     message: USER_MESSAGES.QUESTIONS_EXPORTED,
+  })),
+
+  /** The user's own questions as an Anki .apkg (decision 245), base64 in the JSON. */
+  exportAnki: protectedProcedure.query(async ({ ctx }) => ({
+    success: true as const,
+    ...(await exportAnkiPackage(ctx.db, ctx.user.id, ctx.now())),
+    message: ANKI_EXPORT_MESSAGES.EXPORTED,
   })),
 
   resetStudyProgress: protectedProcedure.mutation(async ({ ctx }) => {

@@ -10,8 +10,9 @@ import {
   CardTitle,
 } from "@/web/components/ui/card";
 import { errorMessage, trpc } from "@/web/lib/trpc";
+import { ANKI_EXPORT_MESSAGES } from "@/core/export/anki/messages";
 import { exportFileName } from "@/core/file-names";
-import { downloadJson } from "./download";
+import { downloadBase64, downloadJson } from "./download";
 import { useConfirmedAction } from "./use-confirmed-action";
 
 export const RESET_CONFIRMATION =
@@ -30,7 +31,14 @@ const EXPORTS = {
     success: "Questions exported successfully",
     failure: "Failed to export questions",
   },
+  anki: {
+    prefix: "prite_questions_",
+    preparing: "Preparing your Anki deck...",
+    success: ANKI_EXPORT_MESSAGES.EXPORTED,
+    failure: "Failed to export for Anki",
+  },
 } as const;
+
 type ExportKind = keyof typeof EXPORTS;
 
 /** Settings › Data Management (SPEC §2, §4, §8): two exports and the study-progress reset. */
@@ -40,29 +48,50 @@ export function DataTab() {
   const { show, banner } = useBanner();
   const [busy, setBusy] = useState<ExportKind | null>(null);
 
-  /** SPEC §8: an info banner while preparing, then success or the failure message. */
-  const runExport = async (kind: ExportKind, load: () => Promise<unknown>) => {
+  /**
+   * SPEC §8: an info banner while preparing, then success or the failure message. `save` saves the
+   * file and answers false when there was nothing to save (the banner then says why).
+   */
+  const runExport = async (kind: ExportKind, save: () => Promise<boolean>) => {
     const texts = EXPORTS[kind];
     setBusy(kind);
     show("info", texts.preparing);
     try {
-      downloadJson(await load(), exportFileName(texts.prefix, new Date()));
-      show("success", texts.success);
+      if (await save()) show("success", texts.success);
     } catch (error) {
       show("error", errorMessage(error, texts.failure));
     } finally {
       setBusy(null);
     }
   };
+  const saveJson = (kind: ExportKind, data: unknown) => {
+    downloadJson(data, exportFileName(EXPORTS[kind].prefix, new Date()));
+    return true;
+  };
   const exportStudyData = () =>
     runExport("study", async () => {
       const result = await utils.users.exportStudyData.fetch(undefined, { staleTime: 0 });
-      return result.data;
+      return saveJson("study", result.data);
     });
   const exportQuestions = () =>
     runExport("questions", async () => {
       const result = await utils.users.exportQuestions.fetch(undefined, { staleTime: 0 });
-      return result.questions;
+      return saveJson("questions", result.questions);
+    });
+  // Decision 245: the same questions as Export My Questions, as an Anki deck built by the server.
+  const exportAnki = () =>
+    runExport("anki", async () => {
+      const result = await utils.users.exportAnki.fetch(undefined, { staleTime: 0, gcTime: 0 });
+      if (result.counts.multipleChoice + result.counts.flashcards === 0) {
+        show("info", ANKI_EXPORT_MESSAGES.NOTHING);
+        return false;
+      }
+      downloadBase64(
+        result.package,
+        exportFileName(EXPORTS.anki.prefix, new Date(), "apkg"),
+        "application/octet-stream",
+      );
+      return true;
     });
 
   const resetting = useConfirmedAction({
@@ -120,6 +149,24 @@ export function DataTab() {
           >
             {busy !== "questions" && <Download aria-hidden="true" />}
             Export My Questions
+          </Button>
+        </section>
+        <section className="flex flex-col gap-2">
+          <h3 className="font-medium">Export for Anki</h3>
+          <p className="text-sm text-muted-foreground">
+            Every question you created as an Anki deck (.apkg) with its images: multiple choice as
+            &ldquo;PRITE MCQ&rdquo; notes, flashcards as Basic notes, the category as a tag. Opens
+            in Anki, AnkiDroid and AnkiMobile.
+          </p>
+          <Button
+            variant="outline"
+            className="w-full sm:w-fit"
+            busy={busy === "anki"}
+            disabled={busy !== null}
+            onClick={() => void exportAnki()}
+          >
+            {busy !== "anki" && <Download aria-hidden="true" />}
+            Export for Anki
           </Button>
         </section>
         <section className="flex flex-col gap-2 border-t pt-5">

@@ -1,6 +1,17 @@
 /** Saves `data` as a pretty-printed JSON file through the browser's download. */
 export function downloadJson(data: unknown, fileName: string): void {
-  const blob = new Blob([JSON.stringify(data, null, 2)], { type: "application/json" });
+  downloadBlob(new Blob([JSON.stringify(data, null, 2)], { type: "application/json" }), fileName);
+}
+
+/** Saves base64 `data` (an Anki package) as a file through the browser's download. */
+export function downloadBase64(data: string, fileName: string, type: string): void {
+  const binary = atob(data);
+  const bytes = new Uint8Array(binary.length);
+  for (let k = 0; k < binary.length; k++) bytes[k] = binary.charCodeAt(k);
+  downloadBlob(new Blob([bytes], { type }), fileName);
+}
+
+function downloadBlob(blob: Blob, fileName: string): void {
   const url = URL.createObjectURL(blob);
   const link = document.createElement("a");
   link.href = url;
