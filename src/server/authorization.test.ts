@@ -1,7 +1,7 @@
 import { TRPCError } from "@trpc/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setQuestionMedia, storeMedia } from "./features/media/media.service";
-import { addQuestion } from "./features/study/test-fixtures";
+import { addFlashcard, addQuestion } from "./features/study/test-fixtures";
 import { databaseSnapshot } from "./test/db-snapshot";
 import { createHarness, type Harness, type TestUser } from "./test/harness";
 import { appRouter } from "./trpc/router";
@@ -50,6 +50,9 @@ const fresh = {
   privateQ: async (text?: string) =>
     (await addQuestion(h.db.db, owner.user.id, { isPublic: false, ...(text ? { text } : {}) })).id,
   publicQ: async () => (await addQuestion(h.db.db, owner.user.id, { isPublic: true })).id,
+  /** Issue 17: flashcards, rated instead of answered. */
+  privateCard: async () => (await addFlashcard(h.db.db, owner.user.id, { isPublic: false })).id,
+  publicCard: async () => (await addFlashcard(h.db.db, owner.user.id, { isPublic: true })).id,
   score: async () =>
     ((await owner.caller.scores.create({ year: 2024, overallPercentile: 55 })) as { _id: string })
       ._id,
@@ -110,6 +113,8 @@ const importItem = (targetId: string) => ({
   action: { merge: "newer", targetId },
 });
 
+const flashcards = { privateQ: fresh.privateCard, publicQ: fresh.publicCard };
+
 /** Procedures taking an object id list their cases. */
 const objectAccess = (...cases: ObjectCase[]): Access => ({ kind: "object", cases });
 
@@ -118,17 +123,18 @@ function onQuestions(
   input: (id: string) => unknown,
   onPrivate: Outcome,
   onPublic: Outcome,
+  kinds = { privateQ: fresh.privateQ, publicQ: fresh.publicQ },
 ): ObjectCase[] {
   return [
     {
       label: "private",
-      make: async () => input(await fresh.privateQ()),
+      make: async () => input(await kinds.privateQ()),
       other: onPrivate,
       admin: onPrivate,
     },
     {
       label: "public",
-      make: async () => input(await fresh.publicQ()),
+      make: async () => input(await kinds.publicQ()),
       other: onPublic,
       admin: onPublic,
     },
@@ -210,6 +216,28 @@ const PROCEDURES: Record<string, Access> = {
   ),
   "study.rate": objectAccess(
     ...onQuestions((questionId) => ({ questionId, difficulty: 1 }), "NOT_FOUND", "OK"),
+  ),
+  // Issue 17: a flashcard's rating is a review of a question the caller can see, in their own session.
+  "study.rateFlashcard": objectAccess(
+    ...onQuestions(
+      (questionId) => ({ questionId, rating: "good", timeSpentMs: 1 }),
+      "NOT_FOUND",
+      "OK",
+      flashcards,
+    ),
+    {
+      label: "in another user's session",
+      make: async () => ({
+        questionId: await fresh.publicCard(),
+        rating: "again",
+        sessionId: await fresh.session(),
+      }),
+      other: "NOT_FOUND",
+      admin: "NOT_FOUND",
+    },
+  ),
+  "study.nextIntervals": objectAccess(
+    ...onQuestions((questionId) => ({ questionId }), "NOT_FOUND", "OK", flashcards),
   ),
   // Issue 18: writes only the caller's reviews; an answer to a question they cannot see is refused
   // within the sync's answer (sync.test.ts), never stored.
@@ -480,17 +508,18 @@ function restOnQuestions(
   request: (id: string) => { url: string; payload?: object },
   onPrivate: number,
   onPublic: number,
+  kinds = { privateQ: fresh.privateQ, publicQ: fresh.publicQ },
 ): RestCase[] {
   return [
     {
       label: "private",
-      make: async () => request(await fresh.privateQ()),
+      make: async () => request(await kinds.privateQ()),
       other: onPrivate,
       admin: onPrivate,
     },
     {
       label: "public",
-      make: async () => request(await fresh.publicQ()),
+      make: async () => request(await kinds.publicQ()),
       other: onPublic,
       admin: onPublic,
     },
@@ -520,6 +549,18 @@ const REST_OBJECT: Record<string, RestCase[]> = {
     (id) => ({ url: `/api/questions/${id}/study`, payload: { difficulty: 1 } }),
     404,
     200,
+  ),
+  "POST /api/questions/:id/flashcard-rating": restOnQuestions(
+    (id) => ({ url: `/api/questions/${id}/flashcard-rating`, payload: { rating: "hard" } }),
+    404,
+    200,
+    flashcards,
+  ),
+  "GET /api/questions/:id/next-intervals": restOnQuestions(
+    (id) => ({ url: `/api/questions/${id}/next-intervals` }),
+    404,
+    200,
+    flashcards,
   ),
   "GET /api/users/prite-scores/:id": restOnPrivate("score", async () => ({
     url: await scoreUrl(),

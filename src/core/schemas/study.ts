@@ -8,6 +8,7 @@ import {
   SYNC,
   type Difficulty,
 } from "../constants";
+import { FLASHCARD_RATINGS } from "../srs/flashcard";
 import { ZOptionLetter } from "./common";
 
 export const STUDY_MESSAGES = {
@@ -17,6 +18,7 @@ export const STUDY_MESSAGES = {
   SELECTION_REPEATED: "Each answer can be selected only once",
   QUESTION_ID: "Question id must be a valid id",
   TIME_SPENT: "Time spent must be a whole number of milliseconds from 0",
+  FLASHCARD_RATING: "Rating must be again, hard, good or easy",
 } as const;
 
 /** PATCH /questions/{id}/study (SPEC §7): Hard 0, Medium 1, Easy 2, and nothing else. */
@@ -31,26 +33,39 @@ export const ZQuestionId = z.uuid({ error: STUDY_MESSAGES.QUESTION_ID });
 export const ZRateInput = z.object({ questionId: ZQuestionId, difficulty: ZDifficulty });
 export type TRateInput = z.output<typeof ZRateInput>;
 
+/** A flashcard's self-rating (issue 17, decision 235). */
+export const ZFlashcardRating = z.enum(FLASHCARD_RATINGS, {
+  error: STUDY_MESSAGES.FLASHCARD_RATING,
+});
+
+// Capped rather than refused: the answer itself is worth keeping when a tab was left open.
+const ZTimeSpent = z
+  .number({ error: STUDY_MESSAGES.TIME_SPENT })
+  .int(STUDY_MESSAGES.TIME_SPENT)
+  .min(0, STUDY_MESSAGES.TIME_SPENT)
+  .transform((ms) => Math.min(ms, MAX_TIME_SPENT_MS));
+
+const ZSelection = z
+  .array(ZOptionLetter, { error: STUDY_MESSAGES.SELECTION_EMPTY })
+  .max(NUM_CORRECT_ANSWERS_MAX, STUDY_MESSAGES.SELECTION_LONG)
+  .refine((letters) => new Set(letters).size === letters.length, STUDY_MESSAGES.SELECTION_REPEATED);
+
+/** A flashcard rated after its back was revealed: the review itself (no answer to check). */
+export const ZRateFlashcardInput = z.object({
+  questionId: ZQuestionId,
+  rating: ZFlashcardRating,
+  timeSpentMs: ZTimeSpent.default(0),
+});
+export type TRateFlashcardInput = z.output<typeof ZRateFlashcardInput>;
+
 /**
  * One answer. Correctness is decided by the server from the stored answers (DESIGN §7), so the client
  * sends only what was selected.
  */
 export const ZAnswerInput = z.object({
   questionId: ZQuestionId,
-  selected: z
-    .array(ZOptionLetter, { error: STUDY_MESSAGES.SELECTION_EMPTY })
-    .min(1, STUDY_MESSAGES.SELECTION_EMPTY)
-    .max(NUM_CORRECT_ANSWERS_MAX, STUDY_MESSAGES.SELECTION_LONG)
-    .refine(
-      (letters) => new Set(letters).size === letters.length,
-      STUDY_MESSAGES.SELECTION_REPEATED,
-    ),
-  // Capped rather than refused: the answer itself is worth keeping when a tab was left open.
-  timeSpentMs: z
-    .number({ error: STUDY_MESSAGES.TIME_SPENT })
-    .int(STUDY_MESSAGES.TIME_SPENT)
-    .min(0, STUDY_MESSAGES.TIME_SPENT)
-    .transform((ms) => Math.min(ms, MAX_TIME_SPENT_MS)),
+  selected: ZSelection.min(1, STUDY_MESSAGES.SELECTION_EMPTY),
+  timeSpentMs: ZTimeSpent,
 });
 export type TAnswerInput = z.output<typeof ZAnswerInput>;
 
@@ -68,12 +83,23 @@ export const SYNC_MESSAGES = {
 /**
  * One answer given offline (issue 18), with the id the device gave it and the time it was given. A
  * right answer carries its rating when the resident gave one; correctness is decided by the server.
+ * A flashcard's review (issue 17) carries its `rating` instead of a selection.
  */
-export const ZSyncReview = ZAnswerInput.extend({
-  id: z.uuid({ error: SYNC_MESSAGES.REVIEW_ID }),
-  reviewedAt: z.iso.datetime({ offset: true, error: SYNC_MESSAGES.REVIEWED_AT }),
-  difficulty: ZDifficulty.nullable().default(null),
-});
+export const ZSyncReview = z
+  .object({
+    id: z.uuid({ error: SYNC_MESSAGES.REVIEW_ID }),
+    questionId: ZQuestionId,
+    selected: ZSelection.default([]),
+    timeSpentMs: ZTimeSpent,
+    reviewedAt: z.iso.datetime({ offset: true, error: SYNC_MESSAGES.REVIEWED_AT }),
+    difficulty: ZDifficulty.nullable().default(null),
+    rating: ZFlashcardRating.optional(),
+  })
+  .superRefine((review, ctx) => {
+    if (review.rating === undefined && review.selected.length === 0) {
+      ctx.addIssue({ code: "custom", path: ["selected"], message: STUDY_MESSAGES.SELECTION_EMPTY });
+    }
+  });
 export type TSyncReview = z.output<typeof ZSyncReview>;
 
 export const ZSyncInput = z.object({

@@ -7,6 +7,7 @@ import { restReadmeSection } from "../../../scripts/rest-readme";
 import { buildApp } from "../app";
 import { setQuestionMedia, storeMedia } from "../features/media/media.service";
 import { validQuestion } from "../features/questions/questions.fixtures";
+import { addFlashcard } from "../features/study/test-fixtures";
 import { createHarness, type Harness } from "../test/harness";
 import { modelReply } from "../test/model";
 import {
@@ -123,6 +124,7 @@ let admin: { username: string; token: string };
 let member: { username: string; token: string };
 let revoked: string;
 let questionId: string;
+let flashcardId: string;
 
 interface Example {
   params?: Record<string, string>;
@@ -187,6 +189,11 @@ const EXAMPLES: Record<string, () => Promise<Example>> = {
       ],
     },
   }),
+  "POST /api/questions/:id/flashcard-rating": async () => ({
+    params: { id: flashcardId },
+    body: { rating: "good", timeSpentMs: 4_000 },
+  }),
+  "GET /api/questions/:id/next-intervals": async () => ({ params: { id: flashcardId } }),
   "GET /api/users/prite-scores": async () => ({
     items: (b: { scores: unknown[] }) => b.scores,
   }),
@@ -365,6 +372,8 @@ beforeAll(async () => {
   admin = await register("chief"); // the first account is the admin
   member = await register("resident");
   questionId = (await ok("POST", "/api/questions", member.token, validQuestion()))._id;
+  const me = await ok("GET", "/api/auth/me", member.token);
+  flashcardId = (await addFlashcard(h.db.db, me._id)).id;
   await ok("POST", "/api/users/prite-scores", member.token, score());
   revoked = (await ok("POST", "/api/auth/login", "", loginBody())).token as string;
   await ok("POST", "/api/auth/logout", revoked);

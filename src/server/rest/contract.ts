@@ -76,6 +76,9 @@ export const Question = named(
   }),
 );
 
+/** Days until a card comes back for each rating (issue 19; a flashcard's four buttons, issue 17). */
+const NextIntervals = named("NextIntervals", obj({ again: num, hard: num, good: num, easy: num }));
+
 /** SPEC §3 Parsed question: a draft, not saved yet (no `_id`). */
 export const ParsedQuestion = named(
   "ParsedQuestion",
@@ -616,7 +619,7 @@ export const REST_CALLS: readonly RestCall[] = [
     spec: false,
     access: "user",
     request:
-      "{reviews: [{id (uuid the device made), questionId, selected, timeSpentMs, reviewedAt (ISO time), difficulty 0-2 | null}]}, at most 200",
+      "{reviews: [{id (uuid), questionId, selected (or a flashcard's rating), timeSpentMs, reviewedAt, difficulty 0-2 | null}]}; at most 200.",
     status: 200,
     response: obj({
       results: arr(obj({ id: str, status: str })),
@@ -624,6 +627,24 @@ export const REST_CALLS: readonly RestCall[] = [
       duplicates: num,
       refused: num,
     }),
+  },
+  {
+    method: "POST",
+    path: "/api/questions/:id/flashcard-rating",
+    spec: false,
+    access: "user",
+    request: "{rating: again | hard | good | easy, timeSpentMs?, sessionId?}",
+    status: 200,
+    response: obj({ isCorrect: bool, question: Question, nextIntervals: NextIntervals }),
+  },
+  {
+    method: "GET",
+    path: "/api/questions/:id/next-intervals",
+    spec: false,
+    access: "user",
+    request: "—",
+    status: 200,
+    response: obj({ scheduler: str, nextIntervals: NextIntervals }),
   },
   {
     method: "GET",

@@ -27,6 +27,27 @@ export const registerStudyRoutes: RestRegistrar = (route) => {
     return caller.study.rate({ questionId: id, difficulty: body.difficulty as never });
   });
 
+  // Issue 17: a flashcard rated Again/Hard/Good/Easy is its review.
+  route("POST", "/api/questions/:id/flashcard-rating", (caller, req) => {
+    const { id } = req.params as { id: string };
+    const body = (req.body ?? {}) as {
+      rating?: unknown;
+      timeSpentMs?: unknown;
+      sessionId?: unknown;
+    };
+    return caller.study.rateFlashcard({
+      questionId: id,
+      rating: body.rating as never,
+      timeSpentMs: body.timeSpentMs as never,
+      sessionId: body.sessionId as never,
+    });
+  });
+
+  route("GET", "/api/questions/:id/next-intervals", (caller, req) => {
+    const { id } = req.params as { id: string };
+    return caller.study.nextIntervals({ questionId: id });
+  });
+
   // Answers given offline (issue 18): idempotent by each answer's id, so a lost reply can be resent.
   route("POST", "/api/study/sync", (caller, req) => caller.study.sync((req.body ?? {}) as never));
 };

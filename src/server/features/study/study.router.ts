@@ -3,11 +3,14 @@ import { LIMITS, OFFLINE_COPY_SIZE } from "../../../core/constants";
 import {
   ZAnswerInput,
   ZDueQuery,
+  ZQuestionId,
+  ZRateFlashcardInput,
   ZRateInput,
   ZSchedulerInput,
   ZSyncInput,
 } from "../../../core/schemas/study";
 import { protectedProcedure, router } from "../../trpc/init";
+import { previewIntervals, rateFlashcard } from "./flashcard.service";
 import { getScheduler, optimizeForUser, updateScheduler } from "./scheduler.service";
 import {
   finishSession,
@@ -26,6 +29,10 @@ export const ZStartSessionRequest = z
   .optional();
 
 export const ZAnswerRequest = ZAnswerInput.extend({ sessionId: ZSessionId.optional() });
+
+export const ZRateFlashcardRequest = ZRateFlashcardInput.extend({
+  sessionId: ZSessionId.optional(),
+});
 
 export const studyRouter = router({
   /** DESIGN §7 study pool, one page plus the full count. */
@@ -64,6 +71,24 @@ export const studyRouter = router({
       difficulty: input.difficulty,
     }),
   ),
+
+  /** A flashcard rated Again/Hard/Good/Easy (issue 17): its review, scheduled at once. */
+  rateFlashcard: protectedProcedure
+    .input(ZRateFlashcardRequest)
+    .mutation(({ ctx, input }) =>
+      rateFlashcard(ctx.db, { userId: ctx.user.id, now: ctx.now(), input }),
+    ),
+
+  /** The days each rating would give a question now (the flashcard's buttons show them). */
+  nextIntervals: protectedProcedure
+    .input(z.object({ questionId: ZQuestionId }))
+    .query(({ ctx, input }) =>
+      previewIntervals(ctx.db, {
+        userId: ctx.user.id,
+        now: ctx.now(),
+        questionId: input.questionId,
+      }),
+    ),
 
   /** Answers given offline (issue 18): each stored once by its id, cards replayed in answer order. */
   sync: protectedProcedure

@@ -1,5 +1,10 @@
 import { and, asc, eq, isNull, lte, ne, notExists, or, sql } from "drizzle-orm";
-import { DUE_PAGE, PUBLIC_NEW_IN_DUE_LIMIT, UNCATEGORIZED } from "../../../core/constants";
+import {
+  DUE_PAGE,
+  FLASHCARD,
+  PUBLIC_NEW_IN_DUE_LIMIT,
+  UNCATEGORIZED,
+} from "../../../core/constants";
 import type { TAnswerInput, TDifficulty } from "../../../core/schemas/study";
 import { answerKeyOf, isCorrectSelection } from "../../../core/correctness";
 import { initialStudyState, type StudyState } from "../../../core/srs";
@@ -19,6 +24,7 @@ import {
   studySessions,
   studyStates,
   users,
+  type QuestionRow,
   type StudySessionRow,
   type StudyStateRow,
 } from "../../db/schema";
@@ -30,6 +36,9 @@ import { questionJsonFor, requireVisibleQuestion } from "./question-access";
 export const STUDY_SESSION_NOT_FOUND = "Study session not found";
 export const NOT_AN_OPTION = "Please select one of the question's options";
 export const NO_ANSWER_KEY = "This question has no correct answer yet. Add one in Browse first.";
+/** A flashcard has no options to answer: its review is the resident's rating (issue 17). */
+export const FLASHCARD_IS_RATED =
+  "This is a flashcard: show its back, then rate it Again, Hard, Good or Easy.";
 
 // The correctness rule lives in src/core so exams score by it too; re-exported for existing callers.
 export { answerKeyOf, isCorrectSelection };
@@ -489,6 +498,59 @@ export function toState(row: StudyStateRow | undefined): StudyState {
   };
 }
 
+/** The user's state of a question, row-locked until the transaction ends (undefined: never studied). */
+export async function lockedState(
+  tx: Db,
+  userId: string,
+  questionId: string,
+): Promise<StudyStateRow | undefined> {
+  const [row] = await tx
+    .select()
+    .from(studyStates)
+    .where(and(eq(studyStates.userId, userId), eq(studyStates.questionId, questionId)))
+    .for("update");
+  return row;
+}
+
+/**
+ * Writes one review row and locks the card's state: what every live review (an answer, a flashcard's
+ * rating) starts with, before it reschedules the card with the user's scheduler.
+ */
+export async function logReview(
+  tx: Db,
+  opts: {
+    userId: string;
+    question: QuestionRow;
+    sessionId?: string;
+    review: {
+      isCorrect: boolean;
+      difficulty: number | null;
+      selected: string[];
+      timeSpentMs: number;
+    };
+    now: Date;
+  },
+): Promise<{ review: { id: number }; before: StudyState; settings: SchedulerSettings }> {
+  const { userId, question, now } = opts;
+  const [review] = await tx
+    .insert(reviews)
+    .values({
+      userId,
+      questionId: question.id,
+      sessionId: opts.sessionId ?? null,
+      category: question.category,
+      ...opts.review,
+      reviewedAt: now,
+    })
+    .returning({ id: reviews.id });
+  const current = await lockedState(tx, userId, question.id);
+  return {
+    review: review!,
+    before: toState(current),
+    settings: await schedulerSettings(tx, userId),
+  };
+}
+
 /** Upserts the user's study state (SM-2 or FSRS) for a question. */
 export async function saveState(
   tx: Db,
@@ -515,6 +577,15 @@ export async function saveState(
   return row!;
 }
 
+/** A study session of the user's (another user's is indistinguishable from a missing one). */
+export async function requireOwnSession(tx: Db, userId: string, sessionId: string): Promise<void> {
+  const [session] = await tx
+    .select({ id: studySessions.id })
+    .from(studySessions)
+    .where(and(eq(studySessions.id, sessionId), eq(studySessions.userId, userId)));
+  if (!session) throw notFound(STUDY_SESSION_NOT_FOUND);
+}
+
 /**
  * Records one answer. Correctness is decided here from the stored answer set, never by the client.
  * The review row and the study state change in one transaction: a wrong answer is a lapse (DESIGN §5);
@@ -527,6 +598,7 @@ export async function recordAnswer(
   const { userId, now, input } = opts;
   return db.transaction(async (tx) => {
     const question = await requireVisibleQuestion(tx, userId, input.questionId);
+    if (question.questionType === FLASHCARD) throw badRequest(FLASHCARD_IS_RATED);
     const key = answerKeyOf(question);
     if (key.length === 0) throw badRequest(NO_ANSWER_KEY);
     const optionLetters = new Set(Object.keys(question.options));
@@ -534,37 +606,18 @@ export async function recordAnswer(
     if (selected.some((l) => !optionLetters.has(l))) {
       throw badRequest(NOT_AN_OPTION);
     }
-    if (input.sessionId) {
-      const [session] = await tx
-        .select({ id: studySessions.id })
-        .from(studySessions)
-        .where(and(eq(studySessions.id, input.sessionId), eq(studySessions.userId, userId)));
-      if (!session) throw notFound(STUDY_SESSION_NOT_FOUND);
-    }
+    if (input.sessionId) await requireOwnSession(tx, userId, input.sessionId);
     const isCorrect = isCorrectSelection(selected, key);
-    const [review] = await tx
-      .insert(reviews)
-      .values({
-        userId,
-        questionId: question.id,
-        sessionId: input.sessionId ?? null,
-        category: question.category,
-        isCorrect,
-        selected,
-        timeSpentMs: input.timeSpentMs,
-        reviewedAt: now,
-      })
-      .returning({ id: reviews.id });
-    const [current] = await tx
-      .select()
-      .from(studyStates)
-      .where(and(eq(studyStates.userId, userId), eq(studyStates.questionId, question.id)))
-      .for("update");
-    const before = toState(current);
-    const settings = await schedulerSettings(tx, userId);
+    const { review, before, settings } = await logReview(tx, {
+      userId,
+      question,
+      sessionId: input.sessionId,
+      review: { isCorrect, difficulty: null, selected, timeSpentMs: input.timeSpentMs },
+      now,
+    });
     // A right answer keeps the schedule until it is rated; a wrong one starts the card over now.
     const after: StudyState = answerState(before, isCorrect, now, settings);
-    const state = await saveState(tx, { userId, questionId: question.id }, after, review!.id);
+    const state = await saveState(tx, { userId, questionId: question.id }, after, review.id);
     const [json] = await questionJsonFor(tx, userId, [question], new Map([[question.id, state]]));
     return {
       isCorrect,
@@ -574,7 +627,7 @@ export async function recordAnswer(
       explanation: question.explanation,
       generatedExplanation: question.generatedExplanation,
       category: question.category,
-      reviewId: review!.id,
+      reviewId: review.id,
       question: json!,
       scheduler: settings.scheduler,
       nextIntervals: nextIntervals(before, now, settings),
@@ -594,11 +647,10 @@ export async function rateQuestion(
   const { userId, now, difficulty } = opts;
   return db.transaction(async (tx) => {
     const question = await requireVisibleQuestion(tx, userId, opts.questionId);
-    const [current] = await tx
-      .select()
-      .from(studyStates)
-      .where(and(eq(studyStates.userId, userId), eq(studyStates.questionId, question.id)))
-      .for("update");
+    // A flashcard's rating is its review (rateFlashcard): a bare difficulty would reschedule it
+    // with nothing in the log.
+    if (question.questionType === FLASHCARD) throw badRequest(FLASHCARD_IS_RATED);
+    const current = await lockedState(tx, userId, question.id);
     let pendingCorrect: boolean | null = null;
     if (current?.pendingReviewId != null) {
       const [pending] = await tx

@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { questions, reviews, studySessions, studyStates, users } from "../../db/schema";
 import { createHarness, type Harness, type TestUser } from "../../test/harness";
 import { pageSlices } from "./study.service";
-import { addQuestion } from "./test-fixtures";
+import { addQuestion, studyStateOf } from "./test-fixtures";
 
 let h: Harness;
 beforeAll(async () => {
@@ -36,13 +36,7 @@ async function rest(method: string, url: string, user: TestUser, body?: unknown)
   });
 }
 
-async function stateOf(userId: string, questionId: string) {
-  const [row] = await h.db.db
-    .select()
-    .from(studyStates)
-    .where(and(eq(studyStates.userId, userId), eq(studyStates.questionId, questionId)));
-  return row;
-}
+const stateOf = (userId: string, questionId: string) => studyStateOf(h.db.db, userId, questionId);
 
 async function reviewsOf(userId: string, questionId?: string) {
   return h.db.db

@@ -1,6 +1,7 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { answerKeyOf, isCorrectSelection } from "../../../core/correctness";
-import { SYNC } from "../../../core/constants";
+import { FLASHCARD, SYNC } from "../../../core/constants";
+import { flashcardReview } from "../../../core/srs/flashcard";
 import { SYNC_MESSAGES, type SyncStatus, type TSyncReview } from "../../../core/schemas/study";
 import type { Difficulty } from "../../../core/constants";
 import { replayReviews } from "../../../core/srs/replay";
@@ -9,7 +10,9 @@ import type { Db } from "../../db/client";
 import { questions, reviews, studyStates, type QuestionRow } from "../../db/schema";
 import { visibleTo } from "../questions/question-json";
 import type { QuestionJson } from "../questions/question-json";
+import { NOT_A_FLASHCARD } from "./flashcard.service";
 import {
+  FLASHCARD_IS_RATED,
   listDueQuestions,
   NO_ANSWER_KEY,
   NOT_AN_OPTION,
@@ -38,6 +41,9 @@ function refusal(review: TSyncReview, at: Date, question: QuestionRow | undefine
   if (at.getTime() > now.getTime() + SYNC.CLOCK_SKEW_MS) return SYNC_MESSAGES.FUTURE;
   if (at.getTime() < now.getTime() - SYNC.MAX_AGE_DAYS * DAY_MS) return SYNC_MESSAGES.TOO_OLD;
   if (!question) return SYNC_MESSAGES.QUESTION_GONE;
+  // A flashcard's review is its rating (issue 17); a multiple-choice answer is a selection.
+  if (question.questionType === FLASHCARD) return review.rating ? null : FLASHCARD_IS_RATED;
+  if (review.rating) return NOT_A_FLASHCARD;
   if (answerKeyOf(question).length === 0) return NO_ANSWER_KEY;
   const letters = new Set(Object.keys(question.options));
   if (review.selected.some((l) => !letters.has(l.toUpperCase()))) return NOT_AN_OPTION;
@@ -91,16 +97,20 @@ export async function syncReviews(
         results.set(id, { id: review.id, status: "refused", reason: reason ?? undefined });
         return;
       }
-      const selected = [...new Set(review.selected.map((l) => l.toUpperCase()))].sort();
+      const selected = review.rating
+        ? []
+        : [...new Set(review.selected.map((l) => l.toUpperCase()))].sort();
       const isCorrect = isCorrectSelection(selected, answerKeyOf(question));
       rows.push({
         userId,
         questionId: question.id,
         category: question.category,
-        isCorrect,
         selected,
-        // A rating only means something after a right answer (decision 020).
-        difficulty: isCorrect ? review.difficulty : null,
+        // A flashcard's rating says both (decision 235); after an answer, a rating only means
+        // something when it was right (decision 020).
+        ...(review.rating
+          ? flashcardReview(review.rating)
+          : { isCorrect, difficulty: isCorrect ? review.difficulty : null }),
         timeSpentMs: review.timeSpentMs,
         reviewedAt: at,
         clientId: id,

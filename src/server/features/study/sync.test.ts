@@ -4,10 +4,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SYNC, type Difficulty } from "../../../core/constants";
 import { SYNC_MESSAGES } from "../../../core/schemas/study";
 import { replayReviews } from "../../../core/srs/replay";
-import { reviews, studyStates } from "../../db/schema";
+import { reviews } from "../../db/schema";
 import { createHarness, type Harness, type TestUser } from "../../test/harness";
 import { NOT_AN_OPTION, schedulerSettings } from "./study.service";
-import { addQuestion } from "./test-fixtures";
+import { addQuestion, studyStateOf } from "./test-fixtures";
 
 /** Issue 18 item 3: answers given offline reach the server exactly once, replayed in the order given. */
 let h: Harness;
@@ -50,13 +50,7 @@ async function logOf(userId: string, questionId: string) {
     .orderBy(asc(reviews.reviewedAt), asc(reviews.id));
 }
 
-async function stateOf(userId: string, questionId: string) {
-  const [row] = await h.db.db
-    .select()
-    .from(studyStates)
-    .where(and(eq(studyStates.userId, userId), eq(studyStates.questionId, questionId)));
-  return row;
-}
+const stateOf = (userId: string, questionId: string) => studyStateOf(h.db.db, userId, questionId);
 
 /** The stored state must be what replaying the stored log gives under the user's scheduler. */
 async function expectReplayed(user: TestUser, questionId: string) {

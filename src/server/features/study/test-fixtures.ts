@@ -1,5 +1,12 @@
+import { and, eq } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { questions, type NewQuestionRow, type QuestionRow } from "../../db/schema";
+import {
+  questions,
+  studyStates,
+  type NewQuestionRow,
+  type QuestionRow,
+  type StudyStateRow,
+} from "../../db/schema";
 
 let seq = 0;
 
@@ -31,4 +38,35 @@ export async function addQuestion(
     })
     .returning();
   return row!;
+}
+
+/** Inserts a flashcard (issue 17): a front and a back, no options and no answer key. */
+export async function addFlashcard(
+  db: Db,
+  creatorId: string,
+  overrides: Partial<NewQuestionRow> = {},
+): Promise<QuestionRow> {
+  return addQuestion(db, creatorId, {
+    questionType: "flashcard",
+    text: `<p>Front ${seq + 1}: what does lithium need monitored?</p>`,
+    back: "<p>Serum levels, thyroid and kidney function</p>",
+    options: {},
+    correctAnswer: "",
+    correctAnswers: [],
+    numCorrectAnswers: 1,
+    ...overrides,
+  });
+}
+
+/** The user's stored study state of a question, if any. */
+export async function studyStateOf(
+  db: Db,
+  userId: string,
+  questionId: string,
+): Promise<StudyStateRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(studyStates)
+    .where(and(eq(studyStates.userId, userId), eq(studyStates.questionId, questionId)));
+  return row;
 }
