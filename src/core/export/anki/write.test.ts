@@ -327,4 +327,24 @@ describe("writeAnkiPackage: the collection is Anki's schema 11", () => {
     }
     expect(String(notes[0]![2]).split("\x1f")[6]).toBe("E");
   });
+
+  it("keeps a field separator typed into a question from shifting the fields", async () => {
+    const odd = item({
+      id: "55555555-5555-4555-8555-555555555555",
+      kind: "multipleChoice",
+      text: "Stem with a \x1f separator",
+      options: { A: "one\x1ftwo", B: "three" },
+      correctAnswers: ["B"],
+    });
+    const pkg = await readAnkiPackage(await writeAnkiPackage([odd], [], { loadSqlite, now: NOW }), {
+      loadSqlite,
+    });
+    expect(pkg.notes[0]!.fields).toHaveLength(MCQ_FIELDS.length);
+    const [q] = convertAnkiPackage(pkg, { part: "1", year: 2024 }).questions;
+    expect(q).toMatchObject({
+      text: "Stem with a separator",
+      options: { A: "one two", B: "three" },
+      correctAnswer: "B",
+    });
+  });
 });

@@ -412,8 +412,10 @@ export async function writeAnkiPackage(
     );
     try {
       sorted.forEach((item, position) => {
-        const fields =
-          item.kind === "multipleChoice" ? mcqFields(item, names) : flashcardFields(item, names);
+        // Anki separates fields with \x1f: one inside a field would shift every field after it.
+        const fields = (
+          item.kind === "multipleChoice" ? mcqFields(item, names) : flashcardFields(item, names)
+        ).map((f) => f.replaceAll("\x1f", " "));
         const noteTags = tagsOf(item);
         for (const t of noteTags) tags.add(t);
         const noteId = nextNoteId(item.createdAt);
