@@ -78,6 +78,7 @@ for (let k = 0; k < QUESTIONS; k++) {
       },
       correctAnswers: ["ABCDE"[k % 5]!],
       explanation: `Because of reason ${k}.`,
+      back: "",
     });
   }
 }
