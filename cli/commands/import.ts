@@ -16,6 +16,7 @@ import { NO_VALID_QUESTIONS_MESSAGE } from "../../src/core/import/errors";
 import { chunk, splitImportable, toImportItem, type CommitItem } from "../../src/core/import/plan";
 import { CHECK_DUPLICATES_MAX, COMMIT_MAX } from "../../src/server/features/imports/imports.types";
 import { action } from "../command";
+import { checkAnkiFiles, runAnkiImport } from "./import-anki";
 import { parsePart, parseYear, usage } from "../options";
 import { CliError } from "../output";
 import type { Api } from "../runtime";
@@ -39,12 +40,16 @@ export interface ImportOptions {
   public?: boolean;
   onDuplicate?: string;
   dryRun?: boolean;
+  /** Anki decks: each card's Anki scheduling becomes the study state. */
+  keepProgress?: boolean;
 }
 
 export interface ImportRowError {
   file: string;
+  /** The row, or for an Anki deck the note (1-based, in creation order). */
   row: number;
   message: string;
+  unit?: "note";
 }
 
 export interface ImportSummary {
@@ -62,6 +67,14 @@ export interface ImportSummary {
   errors: ImportRowError[];
   /** Rows imported with a note from the parser (e.g. an answer it could not read: imported without one). */
   warnings: ImportRowError[];
+  /** An Anki deck's counts by kind, the notes it skipped with the reason, images and kept progress. */
+  deck?: {
+    multipleChoice: number;
+    flashcards: number;
+    skippedNotes: ImportRowError[];
+    images: number;
+    progressKept: number;
+  };
 }
 
 export interface Progress {
@@ -203,6 +216,66 @@ export async function readImportFiles(
   return { questions, errors, warnings, files: summaries };
 }
 
+export interface Resolved {
+  /** For each question in order: its action and whether it had a duplicate. */
+  items: Omit<CommitItem, "question">[];
+  duplicates: number;
+  merged: number;
+  skipped: number;
+  notMergeable: number;
+}
+
+/**
+ * The duplicate check in batches, each flagged question resolved by --on-duplicate: skip, keep both,
+ * or merge (newer/metadata) into the caller's own match; another user's match is skipped.
+ */
+export async function resolveDuplicates(
+  api: Api,
+  checkItems: readonly Parameters<
+    Api["imports"]["checkDuplicates"]["mutate"]
+  >[0]["questions"][number][],
+  mode: OnDuplicate,
+  progress: Progress,
+): Promise<Resolved> {
+  const out: Resolved = {
+    items: checkItems.map(() => ({ action: "create" })),
+    duplicates: 0,
+    merged: 0,
+    skipped: 0,
+    notMergeable: 0,
+  };
+  let done = 0;
+  progress.update("Checking for duplicates", 0, checkItems.length);
+  for (const batch of chunk(checkItems, CLI_CHECK_BATCH)) {
+    const offset = done;
+    const { results } = await api.imports.checkDuplicates.mutate({ questions: batch });
+    for (const result of results) {
+      if (!result.isDuplicate || result.matches.length === 0) continue;
+      const item = out.items[offset + result.index]!;
+      out.duplicates += 1;
+      item.hadDuplicate = true;
+      if (mode === "skip") {
+        item.action = "skip";
+        out.skipped += 1;
+      } else if (mode === "newer" || mode === "metadata") {
+        // Merging is only into the caller's own questions; another user's match is skipped.
+        const own = result.matches.find((m) => m.canMerge);
+        if (own) {
+          item.action = { merge: mode, targetId: own.question._id };
+          out.merged += 1;
+        } else {
+          item.action = "skip";
+          out.skipped += 1;
+          out.notMergeable += 1;
+        }
+      }
+    }
+    done += batch.length;
+    progress.update("Checking for duplicates", done, checkItems.length);
+  }
+  return out;
+}
+
 /**
  * `prite import`: the web wizard's parse → duplicate check → one commit, with the duplicate resolution
  * chosen up front by --on-duplicate instead of per question (docs/decisions/050-cli-import.md).
@@ -215,6 +288,8 @@ export async function runImport(
 ): Promise<ImportSummary> {
   const mode = onDuplicateOf(opts.onDuplicate);
   if (files.length === 0) throw usage("Name at least one file to import.");
+  const deck = checkAnkiFiles(files);
+  if (deck !== null) return runAnkiImport(api, deck, opts, mode, progress);
   const read = await readImportFiles(files, opts);
   const { questions, errors, warnings } = read;
   if (questions.length === 0) throw new CliError(NO_VALID_QUESTIONS_MESSAGE);
@@ -222,40 +297,12 @@ export async function runImport(
     throw new CliError(`At most ${COMMIT_MAX} questions can be imported at once`);
 
   const items = questions.map(toImportItem);
-  const commitItems: CommitItem[] = items.map((question) => ({ question, action: "create" }));
-  let done = 0;
-  let duplicates = 0;
-  let merged = 0;
-  let skipped = 0;
-  let notMergeable = 0;
-  progress.update("Checking for duplicates", 0, items.length);
-  for (const batch of chunk(items, CLI_CHECK_BATCH)) {
-    const offset = done;
-    const { results } = await api.imports.checkDuplicates.mutate({ questions: batch });
-    for (const result of results) {
-      if (!result.isDuplicate || result.matches.length === 0) continue;
-      const item = commitItems[offset + result.index]!;
-      duplicates += 1;
-      item.hadDuplicate = true;
-      if (mode === "skip") {
-        item.action = "skip";
-        skipped += 1;
-      } else if (mode === "newer" || mode === "metadata") {
-        // Merging is only into the caller's own questions; another user's match is skipped.
-        const own = result.matches.find((m) => m.canMerge);
-        if (own) {
-          item.action = { merge: mode, targetId: own.question._id };
-          merged += 1;
-        } else {
-          item.action = "skip";
-          skipped += 1;
-          notMergeable += 1;
-        }
-      }
-    }
-    done += batch.length;
-    progress.update("Checking for duplicates", done, items.length);
-  }
+  const resolved = await resolveDuplicates(api, items, mode, progress);
+  const commitItems: CommitItem[] = items.map((question, i) => ({
+    question,
+    ...resolved.items[i]!,
+  }));
+  const { duplicates, merged, skipped, notMergeable } = resolved;
 
   const summary: ImportSummary = {
     dryRun: Boolean(opts.dryRun),
@@ -279,25 +326,29 @@ export async function runImport(
       items: commitItems,
       ...(opts.public ? { isPublic: true } : {}),
     });
-    return {
-      ...summary,
-      total: result.total,
-      duplicates: result.duplicates,
-      merged: result.merged,
-      imported: result.imported,
-      skipped: result.skipped,
-    };
+    return withCommitCounts(summary, result);
   } finally {
     progress.done();
   }
 }
 
+/** The summary with the counts the commit reports (the server's word on what it did). */
+export function withCommitCounts(
+  summary: ImportSummary,
+  result: Pick<ImportSummary, "total" | "duplicates" | "merged" | "imported" | "skipped">,
+): ImportSummary {
+  const { total, duplicates, merged, imported, skipped } = result;
+  return { ...summary, total, duplicates, merged, imported, skipped };
+}
+
 export function formatImportSummary(s: ImportSummary): string {
   const verb = s.dryRun ? "Would import" : "Imported";
+  const d = s.deck;
   const lines = [
-    ...s.files.map(
-      (f) =>
-        `${f.file}${/\.csv$/i.test(f.file) ? "" : ` [${f.sheet}]`}: ${f.questions} questions, ${f.errors} rows with errors${f.warnings ? `, ${f.warnings} with warnings` : ""}`,
+    ...s.files.map((f) =>
+      d
+        ? `${f.file}: ${d.multipleChoice} multiple choice, ${d.flashcards} flashcards, ${d.skippedNotes.length} notes skipped, ${f.errors} with errors${f.warnings ? `, ${f.warnings} warnings` : ""}, ${d.images} images`
+        : `${f.file}${/\.csv$/i.test(f.file) ? "" : ` [${f.sheet}]`}: ${f.questions} questions, ${f.errors} rows with errors${f.warnings ? `, ${f.warnings} with warnings` : ""}`,
     ),
     `${s.dryRun ? "Dry run, nothing saved. " : ""}Total: ${s.total}, duplicates: ${s.duplicates}, merged: ${s.merged}, ${verb.toLowerCase()}: ${s.imported}, skipped: ${s.skipped}, errors: ${s.errors.length}`,
   ];
@@ -305,9 +356,12 @@ export function formatImportSummary(s: ImportSummary): string {
     lines.push(
       `${s.notMergeable} duplicates match another user's question: skipped (you can only merge into your own questions; use --on-duplicate keep-both to add them anyway).`,
     );
-  // The parser's messages start 'Row N: '; the file name goes in front instead.
+  if (d && d.progressKept > 0) lines.push(`Anki progress kept for ${d.progressKept} questions.`);
+  // The parser's messages start 'Row N: ' (a deck's 'Note N: '); the file name goes in front instead.
   const row = (e: ImportRowError) =>
-    `  ${e.file} row ${e.row}: ${e.message.replace(/^Row \d+:\s*/, "")}`;
+    `  ${e.file} ${e.unit ?? "row"} ${e.row}: ${e.message.replace(/^(?:Row|Note) \d+:\s*/, "")}`;
+  if (d && d.skippedNotes.length > 0) lines.push(`Skipped notes: ${d.skippedNotes.length}`);
+  for (const e of d?.skippedNotes ?? []) lines.push(row(e));
   for (const e of s.errors) lines.push(row(e));
   if (s.warnings.length > 0) lines.push(`Warnings: ${s.warnings.length}`);
   for (const w of s.warnings) lines.push(row(w));
@@ -348,9 +402,12 @@ export function registerImportCommands(program: Command): void {
   program
     .command("import")
     .description(
-      "Import questions from CSV/XLS/XLSX files, with the web wizard's parser and duplicate check",
+      "Import questions from CSV/XLS/XLSX files or an Anki deck (.apkg, .colpkg), with the web's parser and duplicate check",
     )
-    .argument("<files...>", "spreadsheet files (.csv, .xls, .xlsx)")
+    .argument(
+      "<files...>",
+      "spreadsheet files (.csv, .xls, .xlsx) or one Anki deck (.apkg, .colpkg)",
+    )
     .option("--part <1|2>", "PRITE part", "1")
     .option("--year <year>", "PRITE year (default: this year)")
     .option("--format <format>", "standard | questionPerRow | qa (default: detected)")
@@ -368,18 +425,25 @@ export function registerImportCommands(program: Command): void {
       "skip | keep-both | newer | metadata (merges only into your own questions)",
       "skip",
     )
+    .option(
+      "--keep-progress",
+      "Anki decks: keep each card's interval, ease, due date, reps and lapses",
+    )
     .option("--dry-run", "show what would happen; save nothing")
     .addHelpText(
       "after",
       `
 Columns are detected from the header as in the web wizard; the flags override the detection.
+An Anki deck's notes become multiple-choice questions (options A-E) or flashcards (one per card), its
+images are uploaded with them, its deck name kept as their source; the column flags do not apply.
 The whole import is one transaction: either every question is saved or none is.
 
 Examples:
   $ prite import bank.xlsx --part 1 --year 2024
   $ prite import mmlu.csv --no-header --year 2023 --dry-run
   $ prite import quiz.xlsx --sheet "Tesla Coils" --on-duplicate newer --public
-  $ prite import a.csv b.csv --question-col A --option-cols B,C,D,E --answer-col F --json`,
+  $ prite import a.csv b.csv --question-col A --option-cols B,C,D,E --answer-col F --json
+  $ prite import psychiatry.apkg --part 2 --year 2025 --keep-progress --on-duplicate newer`,
     )
     .action(
       action(
@@ -393,7 +457,12 @@ Examples:
           const summary = await runImport(ctx.session.api, files, opts, progress);
           ctx.out(formatImportSummary(summary), summary);
         },
-        { validate: ([, opts]) => checkImportFlags(opts) },
+        {
+          validate: ([files, opts]) => {
+            checkImportFlags(opts);
+            checkAnkiFiles(files);
+          },
+        },
       ),
     );
 }

@@ -260,6 +260,8 @@ const PROCEDURES: Record<string, Access> = {
     ),
   ),
   "imports.checkDuplicates": { kind: "caller" },
+  // An uploaded image is shown to nobody until a question the uploader commits shows it.
+  "imports.uploadMedia": { kind: "caller" },
   // A merge names the question it goes into.
   "imports.commit": objectAccess(
     ...onQuestions((targetId) => ({ items: [importItem(targetId)] }), "NOT_FOUND", "FORBIDDEN"),

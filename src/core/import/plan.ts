@@ -125,8 +125,8 @@ export type CommitAction =
   | "skip"
   | { merge: "newer" | "metadata" | "manual"; targetId: string; fields?: ManualMergeField[] };
 
-export interface CommitItem {
-  question: ImportItem;
+export interface CommitItem<Q = ImportItem> {
+  question: Q;
   action: CommitAction;
   hadDuplicate?: boolean;
 }
@@ -135,15 +135,19 @@ export interface CommitItem {
  * Every parsed question becomes one commit item, in file order. Unflagged questions are created;
  * flagged ones follow their resolution (Keep Both and Skip create, SPEC §4 'Skip sets keepBoth').
  * A missing resolution is a bug upstream and throws, so nothing half-resolved is saved.
+ * `itemOf` makes the payload of the question at an index (an Anki draft's carries more than a row's).
  */
-export function buildCommitItems(
+export function buildCommitItems<Q = ImportItem>(
   questions: readonly ParsedQuestion[],
   duplicates: readonly DuplicateItem[],
   resolutions: ReadonlyMap<number, Resolution>,
-): CommitItem[] {
+  itemOf: (question: ParsedQuestion, index: number) => Q = toImportItem as (
+    question: ParsedQuestion,
+  ) => Q,
+): CommitItem<Q>[] {
   const byIndex = new Map(duplicates.map((d) => [d.index, d]));
   return questions.map((question, index) => {
-    const item = toImportItem(question);
+    const item = itemOf(question, index);
     const duplicate = byIndex.get(index);
     if (!duplicate) return { question: item, action: "create" };
     const resolution = resolutions.get(index);

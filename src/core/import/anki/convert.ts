@@ -30,6 +30,8 @@ export interface AnkiProgress {
 /** Where a draft came from, for the review screen, the media importer and the progress option. */
 export interface AnkiOrigin {
   ankiNoteId: number;
+  /** The note's 1-based position in creation order, as issues number notes. */
+  note: number;
   /** The card's template index or cloze number - 1; null for multiple choice (one per note). */
   ankiCardOrd: number | null;
   /** The deck name ('Parent::Child'), kept as the question's source. */
@@ -124,6 +126,7 @@ export function convertAnkiPackage(pkg: AnkiPackage, options: AnkiConvertOptions
     }
     const origin = {
       ankiNoteId: note.id,
+      note: index + 1,
       source: note.deck,
       tags: note.tags,
     };

@@ -37,6 +37,8 @@ export const ANKI_MESSAGES = {
   stubOnly:
     "This deck holds only the note that tells old Anki versions to update. Export it again from a current Anki.",
   noUsableNotes: "No usable notes found in this Anki deck.",
+  badImage: (name: string, reason: string): string =>
+    `The image ${name} in this deck was refused: ${reason.replace(/\.$/, "")}. Nothing was imported.`,
 } as const;
 
 export type AnkiFileKind = "apkg" | "colpkg";

@@ -1,5 +1,5 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
-import { IMPORT_LETTERS, yearRangeError } from "../../../core/constants";
+import { FLASHCARD, IMPORT_LETTERS, yearRangeError } from "../../../core/constants";
 import {
   QUESTION_MESSAGES,
   ZBulkQuestionItem,
@@ -14,20 +14,40 @@ import {
   type DuplicateQuestion,
   type ManualMergeField,
 } from "../../../core/similarity";
+import { sanitizeHtml } from "../../../core/import/anki/html";
+import { keepHashImages } from "../../../core/import/anki/image-refs";
+import { studyStateFromAnki } from "../../../core/import/anki/progress";
 import type { Db } from "../../db/client";
-import { questions, users, type NewQuestionRow, type QuestionRow } from "../../db/schema";
+import {
+  media,
+  questionMedia,
+  questions,
+  studyStates,
+  users,
+  type NewQuestionRow,
+  type QuestionRow,
+} from "../../db/schema";
 import { badRequest, forbidden, notFound } from "../../errors";
 import { questionColumns, visibleTo, type QuestionJson } from "../questions/question-json";
 import { isUuid, questionJsonFor } from "../study/question-access";
 import type { z } from "zod";
-import { numberKey, visibleBank, type VisibleBank } from "./visible-bank";
+import {
+  FLASHCARD_DUPLICATE_SIMILARITY,
+  scoreFlashcardCandidates,
+} from "../../../core/similarity/flashcards";
+import { numberKey, textGroup, visibleBank, type VisibleBank } from "./visible-bank";
 import {
   IMPORT_MESSAGES as MSG,
   ZCheckQuestion,
+  ZFlashcardItem,
+  ZImportExtras,
+  type TFlashcardItem,
+  type TImportExtras,
   type CheckDuplicatesResult,
   type CommitResult,
   type DuplicateResultJson,
   type TCommitRequest,
+  type TImportProgress,
   type TMergeAction,
 } from "./imports.types";
 
@@ -77,7 +97,11 @@ function repeatKey(q: DuplicateQuestion, crossPart: boolean): string | null {
  */
 function candidatePositions(bank: VisibleBank, q: DuplicateQuestion, crossPart: boolean): number[] {
   const part = label(q.part);
-  const positions = bank.text.search(q.text, crossPart ? "" : part, MIN_FLAGGED_TEXT_SIMILARITY);
+  const positions = bank.text.search(
+    q.text,
+    textGroup(part, crossPart, null),
+    MIN_FLAGGED_TEXT_SIMILARITY,
+  );
   const year = /^\d+$/.test(label(q.year)) ? wholeNumber(label(q.year)) : null;
   const number = wholeNumber(q.number);
   if (year !== null && number !== null) {
@@ -121,11 +145,23 @@ export async function checkDuplicates(
   const incoming = input.questions.map(toDuplicateQuestion);
   const bank = await visibleBank(db, userId, crossPart);
 
-  const positionsOf = incoming.map((q) =>
-    // Questions without text are never duplicates (SPEC §5): nothing to look up.
-    similarityKey(q.text) === "" ? [] : candidatePositions(bank, q, crossPart),
+  const isFlashcard = input.questions.map((q) => q.questionType === FLASHCARD);
+  const positionsOf = incoming.map((q, i) =>
+    // Questions without text are never duplicates (SPEC §5): nothing to look up. Flashcards are
+    // scored apart, by front text against flashcards (decision 240).
+    similarityKey(q.text) === "" || isFlashcard[i] ? [] : candidatePositions(bank, q, crossPart),
   );
   const checks = bank.scorer.score(incoming, positionsOf, { crossPart });
+  incoming.forEach((q, i) => {
+    if (!isFlashcard[i] || similarityKey(q.text) === "") return;
+    const group = textGroup(label(q.part), crossPart, FLASHCARD);
+    const found = bank.text.search(q.text, group, FLASHCARD_DUPLICATE_SIMILARITY);
+    checks[i] = scoreFlashcardCandidates(
+      q,
+      found.map((p) => bank.questions[p]!),
+      { crossPart },
+    ) as (typeof checks)[number];
+  });
 
   const seen = new Map<string, number>();
   const scored = incoming.map((q, index) => {
@@ -299,16 +335,91 @@ async function profileDefaultPublic(db: Db, userId: string): Promise<boolean> {
   return row?.publicProfile ?? false;
 }
 
-function validateItems(input: TCommitRequest, now: Date): (TBulkQuestionItem | null)[] {
+/** A validated item: a file row's question or a flashcard, with what a deck adds. */
+type Valid =
+  | { kind: "question"; item: TBulkQuestionItem; extras: TImportExtras }
+  | { kind: "flashcard"; item: TFlashcardItem; extras: TImportExtras };
+
+function isFlashcardPayload(raw: unknown): boolean {
+  return (raw as { questionType?: unknown } | null)?.questionType === FLASHCARD;
+}
+
+function validateItems(input: TCommitRequest, now: Date): (Valid | null)[] {
   return input.items.map((item, index) => {
     if (item.action === "skip") return null;
     const prefix = itemPrefix(index, item.question);
+    const extras = ZImportExtras.safeParse(item.question);
+    if (!extras.success) throw badRequest(prefix + firstIssueMessage(extras.error));
+    if (isFlashcardPayload(item.question)) {
+      const parsed = ZFlashcardItem.safeParse(item.question);
+      if (!parsed.success) throw badRequest(prefix + firstIssueMessage(parsed.error));
+      const yearError = yearRangeError(parsed.data.year, now);
+      if (yearError) throw badRequest(prefix + yearError);
+      // Stored flashcard HTML is the core sanitizer's, its images only the hashes the item declares.
+      const allowed = new Set(extras.data.images);
+      const text = keepHashImages(sanitizeHtml(parsed.data.text), allowed);
+      const back = keepHashImages(sanitizeHtml(parsed.data.back), allowed);
+      if (htmlIsBlank(text)) throw badRequest(prefix + MSG.FLASHCARD_FRONT);
+      return { kind: "flashcard", item: { ...parsed.data, text, back }, extras: extras.data };
+    }
     const parsed = ZBulkQuestionItem.safeParse(item.question);
     if (!parsed.success) throw badRequest(prefix + firstIssueMessage(parsed.error));
     const yearError = yearRangeError(parsed.data.year, now);
     if (yearError) throw badRequest(prefix + yearError);
-    return parsed.data;
+    return { kind: "question", item: parsed.data, extras: extras.data };
   });
+}
+
+function htmlIsBlank(html: string): boolean {
+  return !/<img\b/i.test(html) && html.replace(/<[^<>]*>|&nbsp;|\s/g, "") === "";
+}
+
+/** What a flashcard merge changes: its front, back and metadata (decision 240). */
+function mergeFlashcard(
+  current: Content & Extra,
+  item: TFlashcardItem,
+  source: string,
+  action: TMergeAction,
+): Content & Extra {
+  const meta = {
+    category: item.category !== "" ? item.category : current.category,
+    part: item.part,
+    year: item.year,
+  };
+  const content = { text: item.text, back: item.back };
+  if (action.merge === "newer") {
+    return { ...current, ...meta, ...content, source: source || current.source };
+  }
+  if (action.merge === "metadata") {
+    return {
+      ...current,
+      category: current.category || item.category,
+      part: item.part,
+      year: item.year,
+      source: current.source || source,
+    };
+  }
+  const fields = new Set(action.fields ?? []);
+  return {
+    ...current,
+    ...(fields.has("text") ? content : {}),
+    ...(fields.has("category") ? { category: item.category } : {}),
+    ...(fields.has("part") ? { part: item.part } : {}),
+    ...(fields.has("year") ? { year: item.year } : {}),
+  };
+}
+
+/** Whether a merge takes the incoming question's content (so its images too). */
+function takesContent(action: TMergeAction): boolean {
+  return (
+    action.merge === "newer" ||
+    (action.merge === "manual" && (action.fields ?? []).includes("text"))
+  );
+}
+
+interface Extra {
+  back: string;
+  source: string;
 }
 
 /**
@@ -331,8 +442,14 @@ export async function commitImport(
     if (item.hadDuplicate === true || typeof item.action === "object") counts.duplicates++;
   });
 
+  let progressKept = 0;
   const savedIds = await db.transaction(async (tx) => {
     const order: (string | null)[] = new Array<string | null>(items.length).fill(null);
+    /** Question id → the images it shows from now on (created, or merged with new content). */
+    const newImages = new Map<string, string[]>();
+    /** Question id → the Anki scheduling its item carried. */
+    const progressOf = new Map<string, TImportProgress>();
+    await checkImagesUploaded(tx, input, items);
 
     // Merges: every target checked before anything is written, applied in item order in memory.
     const mergeIndexes = input.items.flatMap((item, i) =>
@@ -358,16 +475,40 @@ export async function commitImport(
         );
       }
       const byId = new Map(targets.map((t) => [t.id, t]));
-      const state = new Map<string, Content>();
+      const state = new Map<string, Content & Extra>();
       for (const i of mergeIndexes) {
         const action = input.items[i]!.action as TMergeAction;
         const target = byId.get(action.targetId);
         if (!target) throw notFound(MSG.NOT_FOUND);
         if (target.creatorId !== userId) throw forbidden(MSG.MERGE_OTHERS);
-        const merged = mergeContent(state.get(target.id) ?? contentOf(target), items[i]!, action);
-        const problem = contentProblem(merged);
-        if (problem) throw badRequest(itemPrefix(i, input.items[i]!.question) + problem);
+        const valid = items[i]!;
+        const prefix = itemPrefix(i, input.items[i]!.question);
+        if ((target.questionType === FLASHCARD) !== (valid.kind === "flashcard")) {
+          throw badRequest(prefix + MSG.MERGE_KIND);
+        }
+        const current = state.get(target.id) ?? {
+          ...contentOf(target),
+          back: target.back,
+          source: target.source,
+        };
+        let merged: Content & Extra;
+        if (valid.kind === "flashcard") {
+          merged = mergeFlashcard(current, valid.item, valid.extras.source, action);
+        } else {
+          const source = valid.extras.source;
+          merged = {
+            ...mergeContent(current, valid.item, action),
+            back: current.back,
+            source: action.merge === "newer" ? source || current.source : current.source || source,
+          };
+          const problem = contentProblem(merged);
+          if (problem) throw badRequest(prefix + problem);
+        }
         state.set(target.id, merged);
+        if (takesContent(action) && valid.extras.images.length > 0) {
+          newImages.set(target.id, valid.extras.images);
+        }
+        if (valid.extras.progress) progressOf.set(target.id, valid.extras.progress);
         order[i] = target.id;
       }
       const updates = [...state.entries()].map(([id, c]) => ({
@@ -383,6 +524,8 @@ export async function commitImport(
         year: c.year,
         number: c.number,
         explanation: c.explanation,
+        back: c.back,
+        source: c.source,
       }));
       for (let start = 0; start < updates.length; start += COMMIT_CHUNK) {
         await tx.execute(sql`
@@ -390,11 +533,12 @@ export async function commitImport(
             text = v.text, options = v.options, correct_answer = v.correct_answer,
             correct_answers = v.correct_answers, num_correct_answers = v.num_correct_answers,
             question_type = v.question_type, category = v.category, part = v.part, year = v.year,
-            number = v.number, explanation = v.explanation, updated_at = ${now.toISOString()}::timestamptz
+            number = v.number, explanation = v.explanation, back = v.back, source = v.source,
+            updated_at = ${now.toISOString()}::timestamptz
           from jsonb_to_recordset(${JSON.stringify(updates.slice(start, start + COMMIT_CHUNK))}::jsonb)
             as v(id uuid, text text, options jsonb, correct_answer text, correct_answers text[],
                  num_correct_answers int, question_type text, category text, part text, year int,
-                 number int, explanation text)
+                 number int, explanation text, back text, source text)
           where q.id = v.id and q.creator_id = ${userId}`);
       }
     }
@@ -406,9 +550,34 @@ export async function commitImport(
       for (let start = 0; start < createIndexes.length; start += COMMIT_CHUNK) {
         const chunk = createIndexes.slice(start, start + COMMIT_CHUNK);
         const values: NewQuestionRow[] = chunk.map((i, k) => {
-          const item = items[i]!;
+          const valid = items[i]!;
+          const createdAt = new Date(now.getTime() + start + k);
+          if (valid.kind === "flashcard") {
+            const card = valid.item;
+            return {
+              creatorId: userId,
+              text: card.text,
+              back: card.back,
+              options: {},
+              correctAnswer: "",
+              correctAnswers: [],
+              numCorrectAnswers: 0,
+              questionType: FLASHCARD,
+              category: card.category,
+              part: card.part,
+              year: card.year,
+              number: null,
+              explanation: "",
+              source: valid.extras.source,
+              isPublic: card.isPublic ?? fallbackPublic,
+              createdAt,
+              updatedAt: now,
+            };
+          }
+          const item = valid.item;
           return {
             creatorId: userId,
+            source: valid.extras.source,
             text: item.text,
             options: item.options,
             correctAnswer: item.correctAnswer,
@@ -422,15 +591,24 @@ export async function commitImport(
             explanation: item.explanation,
             isPublic: item.isPublic ?? fallbackPublic,
             // Distinct, increasing times keep the file's order in the newest-first list.
-            createdAt: new Date(now.getTime() + start + k),
+            createdAt,
             updatedAt: now,
           };
         });
         const inserted = await tx.insert(questions).values(values).returning({ id: questions.id });
         chunk.forEach((i, k) => {
-          order[i] = inserted[k]!.id;
+          const id = inserted[k]!.id;
+          order[i] = id;
+          const extras = items[i]!.extras;
+          if (extras.images.length > 0) newImages.set(id, extras.images);
+          if (extras.progress) progressOf.set(id, extras.progress);
         });
       }
+    }
+
+    await saveImages(tx, newImages);
+    if (input.keepProgress === true) {
+      progressKept = await saveProgress(tx, userId, progressOf, now);
     }
     return [...new Set(order.filter((id): id is string => id !== null))];
   });
@@ -442,7 +620,84 @@ export async function commitImport(
     merged: counts.merged,
     imported: counts.imported,
     skipped: counts.skipped,
+    progressKept,
     errors: [],
     questions: savedIds.flatMap((id) => json.get(id) ?? []),
   };
+}
+
+/** Every image an item shows must have been uploaded (imports.uploadMedia) first. */
+async function checkImagesUploaded(
+  tx: Db,
+  input: TCommitRequest,
+  items: (Valid | null)[],
+): Promise<void> {
+  const wanted = [...new Set(items.flatMap((v) => v?.extras.images ?? []))];
+  if (wanted.length === 0) return;
+  const present = new Set<string>();
+  for (let start = 0; start < wanted.length; start += 5000) {
+    const rows = await tx
+      .select({ sha256: media.sha256 })
+      .from(media)
+      .where(inArray(media.sha256, wanted.slice(start, start + 5000)));
+    for (const row of rows) present.add(row.sha256);
+  }
+  items.forEach((v, i) => {
+    if (v && v.extras.images.some((h) => !present.has(h))) {
+      throw badRequest(itemPrefix(i, input.items[i]!.question) + MSG.IMAGE_MISSING);
+    }
+  });
+}
+
+/** The images each question shows, in order, replacing what a merged question showed. */
+async function saveImages(tx: Db, images: Map<string, string[]>): Promise<void> {
+  if (images.size === 0) return;
+  const ids = [...images.keys()];
+  for (let start = 0; start < ids.length; start += 5000) {
+    await tx
+      .delete(questionMedia)
+      .where(inArray(questionMedia.questionId, ids.slice(start, start + 5000)));
+  }
+  const rows = [...images].flatMap(([questionId, hashes]) =>
+    hashes.map((sha256, position) => ({ questionId, sha256, position })),
+  );
+  for (let start = 0; start < rows.length; start += COMMIT_CHUNK * 5) {
+    await tx.insert(questionMedia).values(rows.slice(start, start + COMMIT_CHUNK * 5));
+  }
+}
+
+/**
+ * "Keep my Anki progress": each card's Anki scheduling becomes the importer's study state of the
+ * question (decision 241). A question the importer already studies keeps its own state: this app's
+ * review log stays the truth for it.
+ */
+async function saveProgress(
+  tx: Db,
+  userId: string,
+  progress: Map<string, TImportProgress>,
+  now: Date,
+): Promise<number> {
+  const rows = [...progress].map(([questionId, p]) => {
+    const s = studyStateFromAnki({ ...p, suspended: p.suspended ?? false }, now);
+    return {
+      userId,
+      questionId,
+      easeFactor: s.easeFactor,
+      intervalDays: s.intervalDays,
+      repetitions: s.repetitions,
+      lapses: s.lapses,
+      dueAt: s.dueAt,
+      lastReviewedAt: s.lastReviewedAt,
+    };
+  });
+  let written = 0;
+  for (let start = 0; start < rows.length; start += COMMIT_CHUNK) {
+    const inserted = await tx
+      .insert(studyStates)
+      .values(rows.slice(start, start + COMMIT_CHUNK))
+      .onConflictDoNothing()
+      .returning({ questionId: studyStates.questionId });
+    written += inserted.length;
+  }
+  return written;
 }

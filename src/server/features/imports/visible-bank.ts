@@ -5,6 +5,8 @@
  * import screen's progress bar, the CLI) pays for the build once (docs/decisions/051-exact-duplicate-index.md).
  */
 import { sql } from "drizzle-orm";
+import { FLASHCARD } from "../../../core/constants";
+import { htmlToText } from "../../../core/import/anki/html";
 import { BigramTextIndex, DuplicateScorer } from "../../../core/similarity";
 import type { Db } from "../../db/client";
 import { queryRows } from "../../db/raw";
@@ -21,6 +23,21 @@ export interface BankQuestion {
   number: number | null;
   createdAt: Date;
   creatorId: string;
+  /** Flashcards are indexed apart, by their front as plain text (decision 240). */
+  questionType: string;
+}
+
+/**
+ * The index group of a question: its part (or '' across parts), flashcards in groups of their own,
+ * so a flashcard is only ever compared with flashcards and a multiple-choice question with its kind.
+ */
+export function textGroup(
+  part: string,
+  crossPart: boolean,
+  questionType: string | null | undefined,
+): string {
+  const base = crossPart ? "" : part;
+  return questionType === FLASHCARD ? `${base}\u0001${FLASHCARD}` : base;
 }
 
 export interface VisibleBank {
@@ -73,6 +90,7 @@ async function buildBank(db: Db, userId: string, crossPart: boolean): Promise<Vi
       number: questions.number,
       createdAt: questions.createdAt,
       creatorId: questions.creatorId,
+      questionType: questions.questionType,
     })
     .from(questions)
     .where(visibleTo(userId));
@@ -80,8 +98,10 @@ async function buildBank(db: Db, userId: string, crossPart: boolean): Promise<Vi
   const groups: string[] = new Array<string>(rows.length);
   const byNumber = new Map<string, number[]>();
   rows.forEach((row, i) => {
+    // A flashcard's front is HTML; it is compared as the text a reader sees.
+    if (row.questionType === FLASHCARD) row.text = htmlToText(row.text);
     texts[i] = row.text;
-    groups[i] = crossPart ? "" : row.part;
+    groups[i] = textGroup(row.part, crossPart, row.questionType);
     if (row.number !== null) {
       const key = numberKey(row.part, row.year, row.number);
       let list = byNumber.get(key);
