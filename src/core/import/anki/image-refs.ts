@@ -2,8 +2,6 @@ import { localImageName } from "./html";
 
 const IMG_TAG = /<img\b[^<>]*>/gi;
 const ALT = /\salt\s*=\s*(?:"([^"]*)"|'([^']*)')/i;
-/** How stored HTML names an image: the lower-case hex SHA-256 of its bytes (issue 17 contract). */
-export const MEDIA_HASH = /^[0-9a-f]{64}$/;
 
 function imgTag(src: string, tag: string): string {
   const alt = ALT.exec(tag);
@@ -22,25 +20,4 @@ export function withImageHashes(html: string, hashes: ReadonlyMap<string, string
     const hash = name === null ? undefined : hashes.get(name);
     return hash === undefined ? "" : imgTag(hash, tag);
   });
-}
-
-/**
- * The server's rule for stored flashcard HTML (already sanitized): an image stays only when its
- * `src` is a hash among `allowed` (the images the item declares); every other image goes.
- */
-export function keepHashImages(html: string, allowed: ReadonlySet<string>): string {
-  return html.replace(IMG_TAG, (tag) => {
-    const src = localImageName(tag);
-    return src !== null && MEDIA_HASH.test(src) && allowed.has(src) ? imgTag(src, tag) : "";
-  });
-}
-
-/** The hashes a stored HTML shows, in order, each once. */
-export function hashImages(html: string): string[] {
-  const out: string[] = [];
-  for (const m of html.matchAll(IMG_TAG)) {
-    const src = localImageName(m[0]);
-    if (src !== null && MEDIA_HASH.test(src) && !out.includes(src)) out.push(src);
-  }
-  return out;
 }

@@ -1,3 +1,4 @@
+import { prepareImage } from "../../media";
 import { ImportError } from "../errors";
 import { ANKI_MESSAGES } from "./messages";
 
@@ -18,8 +19,9 @@ const PARALLEL = 4;
 
 /**
  * Uploads the deck's images the drafts show (each file once) before the commit, answering media
- * name → SHA-256. A file the server refuses (not an image, too large) stops the import with the
- * file's name and the server's reason, before any question is written.
+ * name → SHA-256. Every file is checked first with the server's own rule (type read from the bytes,
+ * at most 5 MB), so a deck holding a file that is not an image stops before anything is sent; a
+ * refusal by the server stops it the same way, before any question is written.
  */
 export async function uploadDeckImages(
   names: readonly string[],
@@ -28,6 +30,10 @@ export async function uploadDeckImages(
   onProgress: (done: number, total: number) => void = () => {},
 ): Promise<Map<string, string>> {
   const todo = names.filter((name) => media.has(name));
+  for (const name of todo) {
+    const checked = prepareImage(media.get(name)!);
+    if (!checked.ok) throw new ImportError(ANKI_MESSAGES.badImage(name, checked.message));
+  }
   const hashes = new Map<string, string>();
   let next = 0;
   let done = 0;

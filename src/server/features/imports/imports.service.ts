@@ -14,12 +14,10 @@ import {
   type DuplicateQuestion,
   type ManualMergeField,
 } from "../../../core/similarity";
-import { sanitizeHtml } from "../../../core/import/anki/html";
-import { keepHashImages } from "../../../core/import/anki/image-refs";
+import { flashcardHtml, imageHashes } from "../../../core/media";
 import { studyStateFromAnki } from "../../../core/import/anki/progress";
 import type { Db } from "../../db/client";
 import {
-  media,
   questionMedia,
   questions,
   studyStates,
@@ -29,6 +27,7 @@ import {
 } from "../../db/schema";
 import { badRequest, forbidden, notFound } from "../../errors";
 import { questionColumns, visibleTo, type QuestionJson } from "../questions/question-json";
+import { storedHashes } from "../media/media.service";
 import { isUuid, questionJsonFor } from "../study/question-access";
 import type { z } from "zod";
 import {
@@ -355,12 +354,17 @@ function validateItems(input: TCommitRequest, now: Date): (Valid | null)[] {
       if (!parsed.success) throw badRequest(prefix + firstIssueMessage(parsed.error));
       const yearError = yearRangeError(parsed.data.year, now);
       if (yearError) throw badRequest(prefix + yearError);
-      // Stored flashcard HTML is the core sanitizer's, its images only the hashes the item declares.
-      const allowed = new Set(extras.data.images);
-      const text = keepHashImages(sanitizeHtml(parsed.data.text), allowed);
-      const back = keepHashImages(sanitizeHtml(parsed.data.back), allowed);
+      // Stored flashcard HTML is the core sanitizer's with hash images only; the images a flashcard
+      // shows are those its front and back name, in order.
+      const text = flashcardHtml(parsed.data.text);
+      const back = flashcardHtml(parsed.data.back);
       if (htmlIsBlank(text)) throw badRequest(prefix + MSG.FLASHCARD_FRONT);
-      return { kind: "flashcard", item: { ...parsed.data, text, back }, extras: extras.data };
+      const images = [...new Set([...imageHashes(text), ...imageHashes(back)])];
+      return {
+        kind: "flashcard",
+        item: { ...parsed.data, text, back },
+        extras: { ...extras.data, images },
+      };
     }
     const parsed = ZBulkQuestionItem.safeParse(item.question);
     if (!parsed.success) throw badRequest(prefix + firstIssueMessage(parsed.error));
@@ -632,16 +636,9 @@ async function checkImagesUploaded(
   input: TCommitRequest,
   items: (Valid | null)[],
 ): Promise<void> {
-  const wanted = [...new Set(items.flatMap((v) => v?.extras.images ?? []))];
+  const wanted = items.flatMap((v) => v?.extras.images ?? []);
   if (wanted.length === 0) return;
-  const present = new Set<string>();
-  for (let start = 0; start < wanted.length; start += 5000) {
-    const rows = await tx
-      .select({ sha256: media.sha256 })
-      .from(media)
-      .where(inArray(media.sha256, wanted.slice(start, start + 5000)));
-    for (const row of rows) present.add(row.sha256);
-  }
+  const present = await storedHashes(tx, wanted);
   items.forEach((v, i) => {
     if (v && v.extras.images.some((h) => !present.has(h))) {
       throw badRequest(itemPrefix(i, input.items[i]!.question) + MSG.IMAGE_MISSING);
