@@ -6,8 +6,9 @@
 import { answerKeyOf, isCorrectSelection } from "@/core/correctness";
 import { DUE_PAGE, type Difficulty } from "@/core/constants";
 import { initialStudyState, type StudyState } from "@/core/srs";
+import { flashcardReview, type FlashcardRating } from "@/core/srs/flashcard";
 import { applyReview } from "@/core/srs/replay";
-import { answerState, nextIntervals } from "@/core/srs/schedule";
+import { answerState, nextIntervals, type NextIntervals } from "@/core/srs/schedule";
 import type { RouterOutputs } from "@/web/lib/trpc";
 
 export type OfflineCopy = RouterOutputs["study"]["offlineCopy"];
@@ -24,6 +25,8 @@ export interface QueuedReview {
   timeSpentMs: number;
   reviewedAt: string;
   difficulty: Difficulty | null;
+  /** A flashcard's self-rating (issue 17), sent instead of a selection. */
+  rating?: FlashcardRating;
 }
 
 /** An answer given offline whose rating has not come yet: kept so closing the tab loses nothing. */
@@ -132,6 +135,39 @@ export function settleInCopy(
     copy.settings,
   );
   return { ...copy, states: { ...copy.states, [questionId]: toStoredState(state) } };
+}
+
+/** The days each of a flashcard's four ratings gives, from the copy's state and scheduler. */
+export function intervalsFromCopy(copy: OfflineCopy, questionId: string, now: Date): NextIntervals {
+  return nextIntervals(toStudyState(copy.states[questionId]), now, copy.settings);
+}
+
+/**
+ * A flashcard rated offline (decision 235): the review as it will be queued, and the copy with the card
+ * where the server's replay will put it (the same `applyReview` step `study.sync` replays).
+ */
+export function rateFlashcardOffline(
+  copy: OfflineCopy,
+  questionId: string,
+  input: { id: string; rating: FlashcardRating; timeSpentMs: number; now: Date },
+): { review: Omit<QueuedReview, "seq">; copy: OfflineCopy } {
+  const state = applyReview(
+    toStudyState(copy.states[questionId]),
+    { ...flashcardReview(input.rating), reviewedAt: input.now },
+    copy.settings,
+  );
+  return {
+    review: {
+      id: input.id,
+      questionId,
+      selected: [],
+      timeSpentMs: input.timeSpentMs,
+      reviewedAt: input.now.toISOString(),
+      difficulty: null,
+      rating: input.rating,
+    },
+    copy: { ...copy, states: { ...copy.states, [questionId]: toStoredState(state) } },
+  };
 }
 
 function withStudyData(question: OfflineQuestion, state: StudyState): OfflineQuestion {

@@ -1,5 +1,6 @@
 import { useState } from "react";
-import { REVIEW_JUMP_BUTTONS } from "@/core/constants";
+import { FLASHCARD, REVIEW_JUMP_BUTTONS } from "@/core/constants";
+import { FLASHCARD_RATING_LABELS, type FlashcardRating } from "@/core/srs/flashcard";
 import {
   ExplanationPanel,
   type ExplanationValue,
@@ -18,12 +19,16 @@ import {
   type AnswerResult,
   type StudyQuestion,
 } from "./question-view";
+import { FlashcardSides } from "./flashcard-view";
 import { jumpButtons } from "./selection";
+import { outcomeOf } from "./session-state";
 
 export interface ReviewEntry {
   question: StudyQuestion;
   selected: string[];
   result: AnswerResult | null;
+  /** A flashcard's rating (issue 17). */
+  flashcard?: FlashcardRating;
 }
 
 interface SessionReviewProps {
@@ -47,7 +52,9 @@ export function SessionReview({
   if (!entry) return null;
   const { question, result } = entry;
   const { numbers, more } = jumpButtons(entries.length, REVIEW_JUMP_BUTTONS);
-  const status = result ? (result.isCorrect ? "correct" : "incorrect") : "unanswered";
+  const outcome = outcomeOf({ ...entry, rated: null });
+  const status = outcome ? (outcome.isCorrect ? "correct" : "incorrect") : "unanswered";
+  const isFlashcard = question.questionType === FLASHCARD;
   const correct = result?.correctAnswers ?? question.correctAnswers;
 
   return (
@@ -67,7 +74,8 @@ export function SessionReview({
       <CardContent className="space-y-4">
         <nav aria-label="Review questions" className="flex flex-wrap items-center gap-1.5">
           {numbers.map((i) => {
-            const r = entries[i]?.result;
+            const e = entries[i];
+            const r = e ? outcomeOf({ ...e, rated: null }) : null;
             return (
               <Button
                 key={i}
@@ -94,21 +102,31 @@ export function SessionReview({
         </nav>
 
         <QuestionChips question={question} />
-        <QuestionBody question={question} />
+        {isFlashcard ? (
+          <FlashcardSides question={question} revealed />
+        ) : (
+          <QuestionBody question={question} />
+        )}
         <Badge
           variant={
             status === "correct" ? "success" : status === "incorrect" ? "destructive" : "secondary"
           }
           data-testid="review-status"
         >
-          {status === "correct"
-            ? "Your answer was correct"
-            : status === "incorrect"
-              ? "Your answer was incorrect"
-              : "Unanswered"}
+          {entry.flashcard
+            ? `You rated it ${FLASHCARD_RATING_LABELS[entry.flashcard]}`
+            : status === "correct"
+              ? "Your answer was correct"
+              : status === "incorrect"
+                ? "Your answer was incorrect"
+                : "Unanswered"}
         </Badge>
-        <OptionList question={question} selected={entry.selected} correctAnswers={correct} />
-        <CorrectAnswers question={question} letters={correct} />
+        {!isFlashcard && (
+          <>
+            <OptionList question={question} selected={entry.selected} correctAnswers={correct} />
+            <CorrectAnswers question={question} letters={correct} />
+          </>
+        )}
         <QuestionExplanation text={result?.explanation ?? question.explanation} />
         <ExplanationPanel
           key={question._id}

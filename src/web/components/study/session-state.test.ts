@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
 import type { AnswerResult, StudyQuestion } from "./question-view";
-import { advancedFrom, withAnswer, withRating, type Session } from "./session-state";
+import {
+  advancedFrom,
+  outcomeOf,
+  withAnswer,
+  withFlashcardRating,
+  withRating,
+  type Session,
+} from "./session-state";
 
 const question = (id: string) => ({ _id: id }) as StudyQuestion;
 const verdict = { isCorrect: true, correctAnswers: ["A"] } as unknown as AnswerResult;
@@ -44,5 +51,31 @@ describe("study session transitions", () => {
     expect(rated.entries.q1?.rated).toBeNull();
     expect(rated.entries.q2?.rated).toBe(0);
     expect(answered.entries.q2?.rated).toBeNull();
+  });
+});
+
+describe("a flashcard in the session (issue 17)", () => {
+  it("counts its rating as the outcome: Again incorrect, the others correct", () => {
+    const again = withFlashcardRating(session(), "q1", "again");
+    const good = withFlashcardRating(again, "q2", "good");
+    expect(outcomeOf(good.entries.q1)).toEqual({ isCorrect: false });
+    expect(outcomeOf(good.entries.q2)).toEqual({ isCorrect: true });
+    expect(outcomeOf(good.entries.q3)).toBeNull();
+    expect(good.entries.q2).toEqual({ selected: [], result: null, rated: null, flashcard: "good" });
+  });
+
+  it("keeps the rating when the same event moves on", () => {
+    const next = applyQueued(session(), [
+      (s) => withFlashcardRating(s, "q1", "easy"),
+      (s) => advancedFrom(s, 0),
+    ]);
+    expect(next.index).toBe(1);
+    expect(next.entries.q1?.flashcard).toBe("easy");
+  });
+
+  it("an answered multiple-choice question's outcome is its verdict", () => {
+    expect(outcomeOf(withAnswer(session(), "q1", ["A"], verdict).entries.q1)).toEqual({
+      isCorrect: true,
+    });
   });
 });

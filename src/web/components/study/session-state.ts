@@ -1,4 +1,5 @@
 import type { Difficulty } from "@/core/constants";
+import type { FlashcardRating } from "@/core/srs/flashcard";
 import type { AnswerResult, StudyQuestion } from "./question-view";
 
 /** What the resident did with one question of the session. */
@@ -6,6 +7,8 @@ export interface Entry {
   selected: string[];
   result: AnswerResult | null;
   rated: Difficulty | null;
+  /** A flashcard's self-rating (issue 17): its review, Again counting as incorrect. */
+  flashcard?: FlashcardRating;
 }
 
 export interface Session {
@@ -43,6 +46,28 @@ export function withRating(session: Session, questionId: string, difficulty: Dif
     ...session,
     entries: { ...session.entries, [questionId]: { ...entry, rated: difficulty } },
   };
+}
+
+/** A flashcard rated by the resident: the rating is the whole review. */
+export function withFlashcardRating(
+  session: Session,
+  questionId: string,
+  rating: FlashcardRating,
+): Session {
+  return {
+    ...session,
+    entries: {
+      ...session.entries,
+      [questionId]: { selected: [], result: null, rated: null, flashcard: rating },
+    },
+  };
+}
+
+/** Whether the resident got a question right: its verdict, or its rating for a flashcard. */
+export function outcomeOf(entry: Entry | undefined): { isCorrect: boolean } | null {
+  if (!entry) return null;
+  if (entry.flashcard) return { isCorrect: entry.flashcard !== "again" };
+  return entry.result ? { isCorrect: entry.result.isCorrect } : null;
 }
 
 /**

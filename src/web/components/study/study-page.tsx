@@ -1,7 +1,9 @@
 import { Link } from "@tanstack/react-router";
 import { BookOpen, RotateCcw } from "lucide-react";
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
-import { DIFFICULTY_LABELS, type Difficulty } from "@/core/constants";
+import { DIFFICULTY_LABELS, FLASHCARD, type Difficulty } from "@/core/constants";
+import type { FlashcardRating } from "@/core/srs/flashcard";
+import type { NextIntervals } from "@/core/srs/schedule";
 import { StreakBanner, StreakPlaceholder } from "@/web/components/dashboard/streak";
 import {
   ExplanationPanel,
@@ -27,6 +29,8 @@ import { errorMessage, httpStatusOf, trpc, type RouterOutputs } from "@/web/lib/
 import {
   answerOffline,
   dueFromCopy,
+  intervalsFromCopy,
+  rateFlashcardOffline,
   settleInCopy,
   type PendingAnswer,
 } from "@/web/offline/local-study";
@@ -38,15 +42,22 @@ import {
   QuestionChips,
   QuestionExplanation,
   ResultBanner,
-  type AnswerResult,
   type StudyQuestion,
 } from "./question-view";
+import { FLASHCARD_KEYS, FlashcardStudy } from "./flashcard-view";
 import { formatInterval, intervalOf } from "./next-interval";
 import { checkLabel, requiredCount, shuffle, toggleSelection, visibleOptions } from "./selection";
 import { SessionComplete, type OfflineTally } from "./session-complete";
 import { SessionProgressBox, type SessionTally } from "./session-progress";
 import { SessionReview } from "./session-review";
-import { advancedFrom, withAnswer, withRating, type Session } from "./session-state";
+import {
+  advancedFrom,
+  outcomeOf,
+  withAnswer,
+  withFlashcardRating,
+  withRating,
+  type Session,
+} from "./session-state";
 
 export const NO_QUESTIONS_DUE =
   "No questions due for review! Add some questions or check back later.";
@@ -85,6 +96,7 @@ export function StudyPage() {
   const startMutation = trpc.study.startSession.useMutation();
   const answerMutation = trpc.study.answer.useMutation();
   const rateMutation = trpc.study.rate.useMutation();
+  const rateFlashcardMutation = trpc.study.rateFlashcard.useMutation();
   const finishMutation = trpc.study.finishSession.useMutation();
   const { show, clear, banner } = useBanner();
   const offline = useOffline();
@@ -97,6 +109,9 @@ export function StudyPage() {
   const [emptyNotice, setEmptyNotice] = useState(false);
   const [session, setSession] = useState<Session | null>(null);
   const [selected, setSelected] = useState<string[]>([]);
+  // A flashcard's back is shown (issue 17), and the days each of its ratings gives.
+  const [revealed, setRevealed] = useState(false);
+  const [cardIntervals, setCardIntervals] = useState<NextIntervals | null>(null);
   const [explanations, setExplanations] = useState<Record<string, ExplanationValue>>({});
   const shownAt = useRef(Date.now());
 
@@ -120,6 +135,7 @@ export function StudyPage() {
         entries: {},
       });
       setSelected([]);
+      setRevealed(false);
       setExplanations({});
       shownAt.current = Date.now();
       offlineTimeMs.current = 0;
@@ -190,6 +206,33 @@ export function StudyPage() {
   const required = current ? requiredCount(current) : 1;
   const canCheck = !!current && !result && selected.length === required;
   const isLast = !!session && session.index >= session.questions.length - 1;
+  const isFlashcard = current?.questionType === FLASHCARD;
+  const offlineSession = session?.id === OFFLINE_SESSION || !offline.online;
+
+  // The flashcard's buttons show their intervals: from the server, or from the copy when offline.
+  const currentId = isFlashcard ? current._id : null;
+  useEffect(() => {
+    setCardIntervals(null);
+    if (!currentId) return;
+    let live = true;
+    const load = async () => {
+      if (offlineSession) {
+        const copy = await offline.store?.copy();
+        return copy ? intervalsFromCopy(copy, currentId, new Date()) : null;
+      }
+      const found = await utils.study.nextIntervals.fetch({ questionId: currentId });
+      return found.nextIntervals;
+    };
+    load()
+      .then((found) => {
+        if (live) setCardIntervals(found);
+      })
+      // The buttons work without their intervals; nothing to tell the resident.
+      .catch(() => {});
+    return () => {
+      live = false;
+    };
+  }, [currentId, offlineSession, offline.store, utils]);
 
   /**
    * Queues the offline answer waiting for its rating, with the rating if one was given, and moves
@@ -239,6 +282,7 @@ export function StudyPage() {
     const from = session.index;
     setSession((s) => (s ? advancedFrom(s, from) : s));
     setSelected([]);
+    setRevealed(false);
     shownAt.current = Date.now();
   }, [finish, session, settleOffline]);
 
@@ -335,11 +379,73 @@ export function StudyPage() {
     [advance, current, entry, rateMutation, session, settleOffline, show, utils],
   );
 
+  /** A flashcard's rating is its review: sent in the background (or queued offline), then on. */
+  const rateFlashcard = useCallback(
+    (rating: FlashcardRating) => {
+      if (!session || !current || !revealed || entry?.flashcard) return;
+      const questionId = current._id;
+      const timeSpentMs = Math.max(0, Math.round(Date.now() - shownAt.current));
+      setSession((s) => (s ? withFlashcardRating(s, questionId, rating) : s));
+      if (session.id === OFFLINE_SESSION || !offline.online) {
+        const store = offline.store;
+        void (async () => {
+          const copy = await store?.copy();
+          if (!store || !copy) return;
+          const out = rateFlashcardOffline(copy, questionId, {
+            id: crypto.randomUUID(),
+            rating,
+            timeSpentMs,
+            now: new Date(),
+          });
+          offlineTimeMs.current += timeSpentMs;
+          await store.settle(out.review, out.copy);
+          offline.queued();
+        })();
+        advance();
+        return;
+      }
+      rateFlashcardMutation.mutate(
+        { questionId, rating, timeSpentMs, sessionId: session.id },
+        {
+          onError: (err) => show("error", errorMessage(err, "Failed to update study data")),
+          onSettled: () => {
+            void utils.stats.invalidate();
+            void utils.study.due.invalidate();
+          },
+        },
+      );
+      advance();
+    },
+    [advance, current, entry, offline, rateFlashcardMutation, revealed, session, show, utils],
+  );
+
   // Keyboard: letters select, Enter checks, 1/2/3 rate after checking.
   // Subscribed before the browser paints, so a key pressed as soon as a result shows meets the
   // handler that knows about it.
   useLayoutEffect(() => {
-    if (phase !== "question" || !current) return;
+    if (phase !== "question" || !current || !isFlashcard) return;
+    // A flashcard: Space or Enter shows the back, then 1-4 rate it Again/Hard/Good/Easy.
+    const onKey = (event: KeyboardEvent) => {
+      if (event.altKey || event.ctrlKey || event.metaKey || isTypingTarget(event.target)) return;
+      if (!revealed) {
+        if ((event.key === " " || event.key === "Enter") && !isOtherControl(event.target)) {
+          event.preventDefault();
+          setRevealed(true);
+        }
+        return;
+      }
+      const rating = FLASHCARD_KEYS[event.key];
+      if (rating && !entry?.flashcard) {
+        event.preventDefault();
+        rateFlashcard(rating);
+      }
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [phase, current, isFlashcard, revealed, entry, rateFlashcard]);
+
+  useLayoutEffect(() => {
+    if (phase !== "question" || !current || isFlashcard) return;
     const letters = new Set(visibleOptions(current.options).map(([l]) => l));
     const onKey = (event: KeyboardEvent) => {
       if (event.altKey || event.ctrlKey || event.metaKey || isTypingTarget(event.target)) return;
@@ -366,7 +472,7 @@ export function StudyPage() {
     };
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
-  }, [phase, current, result, canCheck, check, toggle, rateAndAdvance, entry]);
+  }, [phase, current, isFlashcard, result, canCheck, check, toggle, rateAndAdvance, entry]);
 
   const explanationOf = (q: StudyQuestion) => explanations[q._id] ?? initialExplanation(q);
   const setExplanation = (id: string, value: ExplanationValue) =>
@@ -375,8 +481,8 @@ export function StudyPage() {
   const tally: SessionTally = (() => {
     const results = session
       ? session.questions
-          .map((q) => session.entries[q._id]?.result)
-          .filter((r): r is AnswerResult => !!r)
+          .map((q) => outcomeOf(session.entries[q._id]))
+          .filter((r): r is { isCorrect: boolean } => !!r)
       : [];
     return {
       answered: results.length,
@@ -419,64 +525,80 @@ export function StudyPage() {
               <QuestionChips question={current} />
             </CardHeader>
             <CardContent className="space-y-4">
-              <QuestionBody question={current} />
-              <OptionList
-                question={current}
-                selected={result ? (entry?.selected ?? selected) : selected}
-                correctAnswers={result ? result.correctAnswers : null}
-                onToggle={toggle}
-              />
-
-              {result && (
-                <div className="space-y-4">
-                  <ResultBanner isCorrect={result.isCorrect} />
-                  <CorrectAnswers question={current} letters={result.correctAnswers} />
-                  <QuestionExplanation text={result.explanation} />
-                  <ExplanationPanel
-                    key={current._id}
+              {isFlashcard ? (
+                <FlashcardStudy
+                  question={current}
+                  revealed={revealed}
+                  onReveal={() => setRevealed(true)}
+                  intervals={cardIntervals}
+                  rated={entry?.flashcard ?? null}
+                  onRate={rateFlashcard}
+                />
+              ) : (
+                <>
+                  <QuestionBody question={current} />
+                  <OptionList
                     question={current}
-                    canSave={current.creator === user._id}
-                    value={explanationOf(current)}
-                    onChange={(v) => setExplanation(current._id, v)}
+                    selected={result ? (entry?.selected ?? selected) : selected}
+                    correctAnswers={result ? result.correctAnswers : null}
+                    onToggle={toggle}
                   />
-                  <div className="rounded-lg border p-4">
-                    <p className="mb-3 font-medium">How difficult was this for you?</p>
-                    {!result.isCorrect && (
-                      <p className="mb-3 text-sm text-muted-foreground" data-testid="next-again">
-                        Missed: this question comes back{" "}
-                        {formatInterval(result.nextIntervals.again)}.
-                      </p>
-                    )}
-                    <div className="grid grid-cols-3 gap-2">
-                      {RATINGS.map((r) => (
-                        <Button
-                          key={r.difficulty}
-                          variant={
-                            r.difficulty === 0
-                              ? "destructive"
-                              : r.difficulty === 1
-                                ? "secondary"
-                                : "default"
-                          }
-                          aria-keyshortcuts={r.key}
-                          onClick={() => rateAndAdvance(r.difficulty)}
-                        >
-                          <span className="flex flex-col items-center leading-tight">
-                            <span>{DIFFICULTY_LABELS[r.difficulty]}</span>
-                            {result.isCorrect && (
-                              <span
-                                className="text-xs font-normal opacity-80"
-                                data-testid={`next-interval-${r.difficulty}`}
-                              >
-                                {formatInterval(intervalOf(result.nextIntervals, r.difficulty))}
+
+                  {result && (
+                    <div className="space-y-4">
+                      <ResultBanner isCorrect={result.isCorrect} />
+                      <CorrectAnswers question={current} letters={result.correctAnswers} />
+                      <QuestionExplanation text={result.explanation} />
+                      <ExplanationPanel
+                        key={current._id}
+                        question={current}
+                        canSave={current.creator === user._id}
+                        value={explanationOf(current)}
+                        onChange={(v) => setExplanation(current._id, v)}
+                      />
+                      <div className="rounded-lg border p-4">
+                        <p className="mb-3 font-medium">How difficult was this for you?</p>
+                        {!result.isCorrect && (
+                          <p
+                            className="mb-3 text-sm text-muted-foreground"
+                            data-testid="next-again"
+                          >
+                            Missed: this question comes back{" "}
+                            {formatInterval(result.nextIntervals.again)}.
+                          </p>
+                        )}
+                        <div className="grid grid-cols-3 gap-2">
+                          {RATINGS.map((r) => (
+                            <Button
+                              key={r.difficulty}
+                              variant={
+                                r.difficulty === 0
+                                  ? "destructive"
+                                  : r.difficulty === 1
+                                    ? "secondary"
+                                    : "default"
+                              }
+                              aria-keyshortcuts={r.key}
+                              onClick={() => rateAndAdvance(r.difficulty)}
+                            >
+                              <span className="flex flex-col items-center leading-tight">
+                                <span>{DIFFICULTY_LABELS[r.difficulty]}</span>
+                                {result.isCorrect && (
+                                  <span
+                                    className="text-xs font-normal opacity-80"
+                                    data-testid={`next-interval-${r.difficulty}`}
+                                  >
+                                    {formatInterval(intervalOf(result.nextIntervals, r.difficulty))}
+                                  </span>
+                                )}
                               </span>
-                            )}
-                          </span>
-                        </Button>
-                      ))}
+                            </Button>
+                          ))}
+                        </div>
+                      </div>
                     </div>
-                  </div>
-                </div>
+                  )}
+                </>
               )}
 
               <div className="flex flex-wrap gap-2">
@@ -488,7 +610,7 @@ export function StudyPage() {
                   <RotateCcw aria-hidden="true" />
                   Restart
                 </Button>
-                {!result && (
+                {!result && !isFlashcard && (
                   <Button
                     onClick={check}
                     disabled={!canCheck}
@@ -503,7 +625,9 @@ export function StudyPage() {
                 </Button>
               </div>
               <p className="hidden text-xs text-muted-foreground pointer-fine:block">
-                Keys: letters select, Enter checks, 1/2/3 rate Hard/Medium/Easy.
+                {isFlashcard
+                  ? "Keys: Space or Enter shows the answer, 1/2/3/4 rate Again/Hard/Good/Easy."
+                  : "Keys: letters select, Enter checks, 1/2/3 rate Hard/Medium/Easy."}
               </p>
             </CardContent>
           </Card>
@@ -529,6 +653,7 @@ export function StudyPage() {
             question: q,
             selected: session.entries[q._id]?.selected ?? [],
             result: session.entries[q._id]?.result ?? null,
+            flashcard: session.entries[q._id]?.flashcard,
           }))}
           userId={user._id}
           explanationOf={explanationOf}
