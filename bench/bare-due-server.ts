@@ -1,7 +1,7 @@
 /**
  * The same-run ceiling for the due page (issue 8 item 2): fastify and postgres.js with nothing else — no
  * session, no tRPC, no validation, no segments or counts — answering the studied part of a user's due
- * list (20 questions, most overdue first, off study_states_due_order_idx) as JSON rows. bench/api-load.ts
+ * list (20 questions, or `?limit=`, most overdue first, off study_states_due_order_idx) as JSON rows. bench/api-load.ts
  * starts it next to the real server so the product's figure can be read against what the machine gives
  * the bare query in the same minute.
  *
@@ -14,9 +14,10 @@ const sql = postgres(process.env.DATABASE_URL!, { max: 10, prepare: true, onnoti
 const userId = process.env.BARE_USER_ID!;
 const app = Fastify({ logger: false });
 
+// `?limit=200`: the bare variant of the due page's largest common page (issue 20).
 app.get(
   "/due",
-  async () =>
+  async (req) =>
     sql`
     select q.id, q.creator_id, q.text, q.options, q.correct_answer, q.correct_answers,
            q.num_correct_answers, q.question_type, q.instructions, q.explanation,
@@ -27,7 +28,7 @@ app.get(
       join questions q on q.id = s.question_id
      where s.user_id = ${userId} and s.available and (s.due_at is null or s.due_at <= now())
      order by s.due_at asc nulls first, s.question_id
-     limit 20`,
+     limit ${Math.min(500, Number((req.query as { limit?: string }).limit) || 20)}`,
 );
 
 await app.listen({ port: Number(process.env.PORT), host: "127.0.0.1" });

@@ -23,6 +23,7 @@ import type { AppConfig } from "./trpc/context";
 import { appRouter, type AppRouter } from "./trpc/router";
 import { BULK_BODY_LIMIT, DEFAULT_BODY_LIMIT } from "./body-limits";
 import { startExamSweep } from "./features/exams/deadline-sweep";
+import { enableDuePageCache } from "./features/study/due-page-cache";
 
 export { BULK_BODY_LIMIT, DEFAULT_BODY_LIMIT };
 export const TOO_LARGE = "The request is too large.";
@@ -79,6 +80,8 @@ export interface BuildAppOptions {
    * (tests sweep by hand with a fake clock). The server passes EXAM_SWEEP_INTERVAL_MS.
    */
   examSweepMs?: number;
+  /** False turns off the embedded database's due page cache (on by default with PGlite; decision 250). */
+  duePageCache?: boolean;
   /** The server's clock, read once per request and by the exam sweep; tests pass a fake one. */
   now?: () => Date;
 }
@@ -263,6 +266,9 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     });
     sessionCache = cache;
   }
+  // The embedded database has one writer, this process: a due page read since the last write is
+  // answered from memory (docs/decisions/250-due-page-cache.md).
+  if (handle.kind === "pglite" && opts.duePageCache !== false) enableDuePageCache(handle.db);
   const makeContext = httpContextFactory(handle.db, config, sessionCache, opts.now);
 
   if (opts.examSweepMs && opts.examSweepMs > 0) {

@@ -1,3 +1,4 @@
+import { duePageJson } from "../features/study/study.service";
 import type { RestRegistrar } from "./route";
 
 /** Header carrying the full size of the due list; the body stays the documented list (decision 022). */
@@ -18,7 +19,11 @@ export const registerStudyRoutes: RestRegistrar = (route) => {
     });
     reply.header(TOTAL_COUNT_HEADER, String(page.total));
     reply.header("access-control-expose-headers", TOTAL_COUNT_HEADER);
-    return page.questions;
+    // The list as PostgreSQL wrote it, neither parsed nor written again (issue 20).
+    const json = duePageJson(page);
+    if (json === undefined) return page.questions;
+    reply.type("application/json; charset=utf-8");
+    return json;
   });
 
   route("PATCH", "/api/questions/:id/study", (caller, req) => {

@@ -1,4 +1,4 @@
-import { and, asc, eq, isNull, lte, ne, notExists, or, sql } from "drizzle-orm";
+import { and, eq, isNull, lte, ne, notExists, or, sql } from "drizzle-orm";
 import {
   DUE_PAGE,
   FLASHCARD,
@@ -32,6 +32,7 @@ import { badRequest, notFound } from "../../errors";
 import { validTimeZone } from "../auth/auth.service";
 import { questionJsonSql, type QuestionJson } from "../questions/question-json";
 import { questionJsonFor, requireVisibleQuestion } from "./question-access";
+import { duePageCacheOf } from "./due-page-cache";
 
 export const STUDY_SESSION_NOT_FOUND = "Study session not found";
 export const NOT_AN_OPTION = "Please select one of the question's options";
@@ -183,52 +184,81 @@ function dueCountSql(db: Db, withCategory: boolean) {
 }
 
 /**
- * The first segment's page with its creators and the sizes of all three segments (uncorrelated
- * subqueries, evaluated once): one round trip for a typical study session.
+ * The whole due page in one statement (issue 20): the three segment sizes, which part of each segment
+ * the page covers (worked out in SQL from those sizes), the covered rows of each segment as question
+ * JSON built by PostgreSQL, aggregated into one JSON text in list order, and the moment the next
+ * studied question falls due. One round trip whatever the page reaches, and the text goes out as the
+ * REST answer without being parsed or written again in Node.
  */
-function reviewedPageQuery(db: Db, withCategory: boolean) {
-  return prepared(
-    db,
-    withCategory ? "due_reviewed_page_category" : "due_reviewed_page",
-    (d, name) => {
-      const where = poolSegments(d, withCategory);
-      const counts = dueCountSql(d, withCategory);
-      return (
-        d
-          .select({
-            // Built by PostgreSQL: the page is the hottest read, and Node then maps no rows (issue 8).
-            json: questionJsonSql(ph.userId),
-            reviewedCount: sql<number>`(${counts.reviewed})`,
-            ownNewCount: sql<number>`(${counts.ownNew})`,
-            publicNewCount: sql<number>`(${counts.publicNew})`,
-          })
-          .from(studyStates)
-          .innerJoin(questions, eq(questions.id, studyStates.questionId))
-          .innerJoin(users, eq(users.id, questions.creatorId))
-          .where(where.reviewed)
-          // The order of study_states_due_order_idx: the page comes off the index.
-          .orderBy(sql`${studyStates.dueAt} asc nulls first`, asc(studyStates.questionId))
-          .limit(ph.limit)
-          .offset(ph.offset)
-          .prepare(name)
-      );
-    },
-  );
-}
-
-/** A page of the second (own) or third (public) segment, newest first, with the creators. */
-function newQuestionsPageQuery(db: Db, segment: "ownNew" | "publicNew", withCategory: boolean) {
-  return prepared(db, `due_${segment}_page${withCategory ? "_category" : ""}`, (d, name) =>
-    d
-      .select({ json: questionJsonSql(ph.userId, { withState: false }) })
-      .from(questions)
+function duePageQuery(db: Db, withCategory: boolean) {
+  return prepared(db, withCategory ? "due_page_category" : "due_page", (d, name) => {
+    const where = poolSegments(d, withCategory);
+    const counts = dueCountSql(d, withCategory);
+    const limit = sql`${ph.limit}::int`;
+    const offset = sql`${ph.offset}::int`;
+    // The order of study_states_due_order_idx: the page comes off the index.
+    const dueOrder = sql`${studyStates.dueAt} asc nulls first, ${studyStates.questionId}`;
+    const newOrder = sql.join([...newestFirst], sql`, `);
+    const reviewed = d
+      .select({
+        segment: sql`1`.as("segment"),
+        position: sql`row_number() over (order by ${dueOrder})`.as("position"),
+        json: sql`${questionJsonSql(ph.userId)}`.as("json"),
+      })
+      .from(studyStates)
+      .innerJoin(questions, eq(questions.id, studyStates.questionId))
       .innerJoin(users, eq(users.id, questions.creatorId))
-      .where(poolSegments(d, withCategory)[segment])
-      .orderBy(...newestFirst)
-      .limit(ph.limit)
-      .offset(ph.offset)
-      .prepare(name),
-  );
+      .where(where.reviewed)
+      .orderBy(dueOrder);
+    const fresh = (segment: "ownNew" | "publicNew", n: number) =>
+      d
+        .select({
+          segment: sql`${sql.raw(String(n))}`.as("segment"),
+          position: sql`row_number() over (order by ${newOrder})`.as("position"),
+          json: sql`${questionJsonSql(ph.userId, { withState: false })}`.as("json"),
+        })
+        .from(questions)
+        .innerJoin(users, eq(users.id, questions.creatorId))
+        .where(where[segment])
+        .orderBy(...newestFirst);
+    const page = sql`with sizes as materialized (
+        select (${counts.reviewed}) as reviewed, (${counts.ownNew}) as own_new,
+               (${counts.publicNew}) as public_new
+      ), covered as materialized (
+        select sizes.*, greatest(0, least(reviewed - ${offset}, ${limit})) as take_reviewed,
+               greatest(0, ${offset} - reviewed) as skip_own
+          from sizes
+      ), covered_own as materialized (
+        select covered.*, greatest(0, least(own_new - skip_own, ${limit} - take_reviewed)) as take_own,
+               greatest(0, ${offset} - reviewed - own_new) as skip_public
+          from covered
+      ), slices as materialized (
+        select covered_own.*,
+               greatest(0, least(public_new - skip_public, ${limit} - take_reviewed - take_own)) as take_public
+          from covered_own
+      )
+      select (select reviewed + own_new + public_new from slices) as total,
+             (select coalesce(json_agg(rows.json order by rows.segment, rows.position), '[]')::text from (
+                (${reviewed} limit (select take_reviewed from slices) offset ${offset})
+                union all
+                (${fresh("ownNew", 2)} limit (select take_own from slices) offset (select skip_own from slices))
+                union all
+                (${fresh("publicNew", 3)} limit (select take_public from slices) offset (select skip_public from slices))
+             ) as rows) as json,
+             (select extract(epoch from min(${studyStates.dueAt}))::float8 * 1000 from ${studyStates}
+               where ${studyStates.userId} = ${ph.userId} and ${studyStates.available}
+                 and ${studyStates.dueAt} > ${ph.now}) as next_due,
+             pg_current_snapshot()::text as snapshot`;
+    return d
+      .select({
+        total: sql<number>`page.total`,
+        json: sql<string>`page.json`,
+        nextDue: sql<number | null>`page.next_due`,
+        snapshot: sql<string>`page.snapshot`,
+      })
+      .from(sql`(${page}) as page`)
+      .prepare(name);
+  });
 }
 
 function countDueQuery(db: Db, withCategory: boolean) {
@@ -257,66 +287,58 @@ export async function listDueQuestions(
 ): Promise<DuePage> {
   const limit = Math.min(Math.max(1, opts.limit ?? DUE_PAGE.DEFAULT), DUE_PAGE.MAX);
   const offset = Math.max(0, opts.offset ?? 0);
-  const withCategory = narrows(opts.category);
-  const params = dueParams({ ...opts, limit, offset });
-
-  const page: QuestionJson[] = [];
-  const found = await reviewedPageQuery(db, withCategory).execute(params);
-  for (const row of found) page.push(row.json);
-  const first = found[0];
-  const counts = first
-    ? {
-        reviewed: Number(first.reviewedCount),
-        ownNew: Number(first.ownNewCount),
-        publicNew: Number(first.publicNewCount),
-      }
-    : await countDue(db, opts);
-
-  // Later segments are read only when the page reaches past the studied questions.
-  const [, ownSlice, publicSlice] = pageSlices(
-    [counts.reviewed, counts.ownNew, counts.publicNew],
-    offset,
-    limit,
-  );
-  for (const [slice, segment] of [
-    [ownSlice, "ownNew"],
-    [publicSlice, "publicNew"],
-  ] as const) {
-    if (!slice) continue;
-    const rows = await newQuestionsPageQuery(db, segment, withCategory).execute({
-      ...params,
-      limit: slice.limit,
-      offset: slice.offset,
-    });
-    for (const row of rows) page.push(row.json);
+  const category = narrows(opts.category) ? opts.category! : "";
+  const key = `${opts.userId}\u0000${category}\u0000${limit}\u0000${offset}`;
+  const now = opts.now.getTime();
+  const cache = duePageCacheOf(db);
+  let found = cache?.get(key, now);
+  if (cache && found) {
+    // Kept while no transaction has written anything since: the snapshot says so exactly.
+    const [row] = await snapshotQuery(db).execute();
+    if (!cache.stillCurrent(row!.snapshot)) found = undefined;
   }
-  return {
-    questions: page,
-    total: counts.reviewed + counts.ownNew + counts.publicNew,
+  if (!found) {
+    const [row] = await duePageQuery(db, category !== "").execute(
+      dueParams({ ...opts, category, limit, offset }),
+    );
+    found = { json: row!.json, total: Number(row!.total), validUntil: row!.nextDue ?? Infinity };
+    cache?.set(key, found, row!.snapshot, now);
+  }
+  return duePage(found.json, found.total, limit, offset);
+}
+
+function snapshotQuery(db: Db) {
+  return prepared(db, "due_snapshot", (d, name) =>
+    d
+      .select({ snapshot: sql<string>`pg_current_snapshot()::text` })
+      .from(sql`(select 1) as one`)
+      .prepare(name),
+  );
+}
+
+const PAGE_JSON = Symbol("due page JSON text");
+
+/**
+ * A due page whose questions are parsed from PostgreSQL's JSON text only when something reads them:
+ * the REST answer sends the text as it came (`duePageJson`), tRPC's serializer reads `questions`.
+ */
+function duePage(json: string, total: number, limit: number, offset: number): DuePage {
+  let parsed: QuestionJson[] | undefined;
+  const page = {
+    get questions(): QuestionJson[] {
+      return (parsed ??= JSON.parse(json) as QuestionJson[]);
+    },
+    total,
     limit,
     offset,
   };
+  Object.defineProperty(page, PAGE_JSON, { value: json, enumerable: false });
+  return page;
 }
 
-/** Which part of each segment a page covers, given the segment sizes in order. */
-export function pageSlices(
-  sizes: number[],
-  offset: number,
-  limit: number,
-): ({ offset: number; limit: number } | null)[] {
-  let start = offset;
-  let remaining = limit;
-  return sizes.map((size) => {
-    if (remaining <= 0 || start >= size) {
-      start = Math.max(0, start - size);
-      return null;
-    }
-    const take = Math.min(size - start, remaining);
-    const slice = { offset: start, limit: take };
-    remaining -= take;
-    start = 0;
-    return slice;
-  });
+/** The questions of a page from `listDueQuestions` as JSON text, ready to send. */
+export function duePageJson(page: DuePage): string | undefined {
+  return (page as { [PAGE_JSON]?: string })[PAGE_JSON];
 }
 
 /** Sizes of the three segments of the due list. */

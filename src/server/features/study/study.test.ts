@@ -1,8 +1,9 @@
 import { and, eq, sql } from "drizzle-orm";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { questions, reviews, studySessions, studyStates, users } from "../../db/schema";
 import { createHarness, type Harness, type TestUser } from "../../test/harness";
-import { pageSlices } from "./study.service";
+import { queryRows } from "../../db/raw";
+import { DuePageCache, enableDuePageCache } from "./due-page-cache";
 import { addQuestion, studyStateOf } from "./test-fixtures";
 
 let h: Harness;
@@ -47,24 +48,6 @@ async function reviewsOf(userId: string, questionId?: string) {
     )
     .orderBy(reviews.id);
 }
-
-describe("pageSlices", () => {
-  it("pages across the three segments as one list", () => {
-    expect(pageSlices([3, 4, 2], 0, 50)).toEqual([
-      { offset: 0, limit: 3 },
-      { offset: 0, limit: 4 },
-      { offset: 0, limit: 2 },
-    ]);
-    expect(pageSlices([3, 4, 2], 2, 3)).toEqual([
-      { offset: 2, limit: 1 },
-      { offset: 0, limit: 2 },
-      null,
-    ]);
-    expect(pageSlices([3, 4, 2], 8, 5)).toEqual([null, null, { offset: 1, limit: 1 }]);
-    expect(pageSlices([3, 4, 2], 9, 5)).toEqual([null, null, null]);
-    expect(pageSlices([0, 0, 5], 0, 2)).toEqual([null, null, { offset: 0, limit: 2 }]);
-  });
-});
 
 describe("the due list (DESIGN §7 study pool)", () => {
   it("holds own new questions, at most 20 newest public new ones of others, never others' private ones", async () => {
@@ -203,6 +186,9 @@ describe("the due list (DESIGN §7 study pool)", () => {
     expect(Array.isArray(body)).toBe(true);
     expect(body).toHaveLength(3);
     expect(body[0]).toMatchObject({ category: "Ethics", studyData: [] });
+    // The same questions, field for field and in order, as the tRPC page the app reads.
+    expect(body).toEqual((await me.caller.study.due({ limit: 3 })).questions);
+    expect(res.headers["content-type"]).toBe("application/json; charset=utf-8");
     expect((await rest("GET", "/api/questions/due?offset=3", me)).json()).toHaveLength(1);
     expect((await rest("GET", "/api/questions/due?category=Genetics", me)).json()).toEqual([]);
     const tooMany = await rest("GET", "/api/questions/due?limit=1000", me);
@@ -460,4 +446,155 @@ describe("sessions", () => {
       other.caller.stats.session({ sessionId: started.session!.id }),
     ).rejects.toMatchObject({ code: "NOT_FOUND" });
   });
+});
+
+// Issue 20: the due page in one statement and its cache (docs/decisions/250-due-page-cache.md).
+const HOUR = 3_600_000;
+
+/** A user with `reviewed` studied questions due (most overdue first), `own` new ones and public ones of another. */
+async function world(opts: { reviewed: number; own: number; publicNew: number; now: Date }) {
+  const me = await h.user();
+  const other = await h.user();
+  const studied = [];
+  for (let i = 0; i < opts.reviewed; i++) {
+    const q = await addQuestion(h.db.db, me.user.id);
+    await h.db.db.insert(studyStates).values({
+      userId: me.user.id,
+      questionId: q.id,
+      dueAt: new Date(opts.now.getTime() - (opts.reviewed - i) * HOUR),
+    });
+    studied.push(q.id);
+  }
+  const own = [];
+  for (let i = 0; i < opts.own; i++) {
+    own.push((await addQuestion(h.db.db, me.user.id, { createdAt: new Date(2024, 0, 1 + i) })).id);
+  }
+  const publicOnes = [];
+  for (let i = 0; i < opts.publicNew; i++) {
+    const q = await addQuestion(h.db.db, other.user.id, {
+      isPublic: true,
+      createdAt: new Date(2024, 1, 1 + i),
+    });
+    publicOnes.push(q.id);
+  }
+  // Studied most overdue first, then own and public newest first.
+  const order = [...studied, ...own.reverse(), ...publicOnes.reverse()];
+  return { me, other, order };
+}
+
+describe("the due page", () => {
+  it("pages across the three segments as one list, for every offset and size", async () => {
+    const now = new Date();
+    const { me, order } = await world({ reviewed: 3, own: 4, publicNew: 2, now });
+    const caller = await h.callerFor(me.user, { now: () => now });
+    for (let offset = 0; offset <= order.length + 1; offset++) {
+      for (let limit = 1; limit <= order.length + 1; limit++) {
+        const page = await caller.study.due({ limit, offset });
+        expect(page.total, `offset ${offset}, limit ${limit}`).toBe(order.length);
+        expect(
+          page.questions.map((q) => q._id),
+          `offset ${offset}, limit ${limit}`,
+        ).toEqual(order.slice(offset, offset + limit));
+      }
+    }
+    // Only the caller's studied entries carry a study entry.
+    const all = await caller.study.due({ limit: 50 });
+    expect(all.questions.map((q) => q.studyData.length)).toEqual(
+      order.map((_, i) => (i < 3 ? 1 : 0)),
+    );
+  });
+
+  it("keeps serving flashcards", async () => {
+    const me = await h.user();
+    const card = await addQuestion(h.db.db, me.user.id, {
+      questionType: "flashcard",
+      correctAnswer: "",
+      correctAnswers: [],
+      options: {},
+    });
+    const page = await me.caller.study.due();
+    expect(page.questions.map((q) => q._id)).toEqual([card.id]);
+  });
+});
+
+describe("the due page cache", () => {
+  it("answers a page again from memory until anything is written, whoever writes it and however", async () => {
+    const now = new Date();
+    const cache = enableDuePageCache(h.db.db, new DuePageCache());
+    const current = vi.spyOn(cache, "stillCurrent");
+    const { me, other, order } = await world({ reviewed: 1, own: 1, publicNew: 1, now });
+    const caller = await h.callerFor(me.user, { now: () => now });
+
+    const first = await caller.study.due();
+    const again = await caller.study.due();
+    expect(current).toHaveBeenLastCalledWith(expect.any(String));
+    // On PostgreSQL every database of the server shares the snapshot, and parallel test files write.
+    if (h.db.kind === "pglite") expect(current.mock.results.at(-1)!.value).toBe(true);
+    expect(again.questions).toEqual(first.questions);
+
+    // Another user's public question changed straight in the database, no procedure involved.
+    await h.db.db
+      .update(questions)
+      .set({ text: "Rewritten by its author" })
+      .where(eq(questions.id, order[2]!));
+    const rewritten = await caller.study.due();
+    expect(current.mock.results.at(-1)!.value).toBe(false);
+    expect(rewritten.questions[2]!.text).toBe("Rewritten by its author");
+
+    // A question the other user shares joins the list at once.
+    const shared = await addQuestion(h.db.db, other.user.id, { isPublic: true });
+    const withShared = await caller.study.due();
+    expect(withShared.total).toBe(4);
+    expect(withShared.questions.map((q) => q._id)).toContain(shared.id);
+
+    // The user's own answer takes the studied question off the list.
+    await caller.study.answer({ questionId: order[0]!, selected: ["B"], timeSpentMs: 900 });
+    await caller.study.rate({ questionId: order[0]!, difficulty: 1 });
+    const answered = await caller.study.due();
+    expect(answered.questions.map((q) => q._id)).not.toContain(order[0]);
+  });
+
+  it("lets a studied question in when it falls due, with nothing written, and never answers an earlier clock", async () => {
+    const t0 = new Date("2026-01-10T12:00:00Z");
+    enableDuePageCache(h.db.db, new DuePageCache());
+    const me = await h.user();
+    const q = await addQuestion(h.db.db, me.user.id);
+    await h.db.db
+      .insert(studyStates)
+      .values({ userId: me.user.id, questionId: q.id, dueAt: new Date(t0.getTime() + HOUR) });
+    const at = (ms: number) => h.callerFor(me.user, { now: () => new Date(t0.getTime() + ms) });
+    // Sessions are written by callerFor: make every caller first, so the reads below share a snapshot.
+    const [before, due, earlier] = await Promise.all([at(0), at(HOUR), at(HOUR - 1)]);
+    expect((await before.study.due()).total).toBe(0);
+    expect((await due.study.due()).questions.map((x) => x._id)).toEqual([q.id]);
+    expect((await earlier.study.due()).total).toBe(0);
+  });
+
+  it("holds at most its size in text, dropping the oldest pages first", () => {
+    const cache = new DuePageCache(100);
+    const page = (n: number) => ({ json: "x".repeat(n), total: 1, validUntil: Infinity });
+    cache.set("a", page(20), "s1", 0);
+    cache.set("b", page(20), "s1", 0);
+    expect(cache.size).toBe(2);
+    cache.set("c", page(20), "s1", 0);
+    expect(cache.get("a", 0)).toBeUndefined();
+    expect(cache.get("c", 0)?.json).toHaveLength(20);
+    // A page of another snapshot replaces every page of the old one.
+    cache.set("d", page(1), "s2", 0);
+    expect(cache.size).toBe(1);
+    expect(cache.stillCurrent("s2")).toBe(true);
+    expect(cache.stillCurrent("s3")).toBe(false);
+    expect(cache.size).toBe(0);
+  });
+});
+
+// The snapshot is what makes the cache exact: it must move with every committed write.
+it("pg_current_snapshot changes when a write commits", async () => {
+  const read = async () =>
+    (await queryRows<{ s: string }>(h.db.db, sql`select pg_current_snapshot()::text as s`))[0]!.s;
+  const before = await read();
+  expect(await read()).toBe(before);
+  const me = await h.user();
+  await addQuestion(h.db.db, me.user.id);
+  expect(await read()).not.toBe(before);
 });
