@@ -142,10 +142,18 @@ export async function seedSynthetic(db: Db, opts: SyntheticOptions) {
              ${now}::timestamptz - ((g % 45) || ' days')::interval
       from generate_series(1, ${opts.users}) g`);
 
+    // Users and questions are numbered once and joined by number: indexing arrays of every id (as this
+    // did) read the whole array again for each row, minutes for 500,000 questions (issue 20 item 6).
     await tx.execute(sql`
-      with u as (select array_agg(id order by username) ids, count(*)::int n from users where username like ${prefix + "\\_%"})
+      create temporary table synthetic_users on commit drop as
+      select row_number() over (order by username)::int as k, id from users
+       where username like ${prefix + "\\_%"}`);
+    await tx.execute(sql`create unique index on synthetic_users (k)`);
+
+    await tx.execute(sql`
+      with n as (select count(*)::int n from synthetic_users)
       insert into questions (creator_id, text, options, correct_answer, correct_answers, category, part, year, number, is_public, explanation, created_at, updated_at)
-      select u.ids[1 + (g % u.n)],
+      select u.id,
              'Question ' || g || ': ' || (
                select string_agg((${words})[1 + abs(hashtext(g::text || '-' || w)) % ${WORDS.length}], ' ')
                from generate_series(1, 18 + (g % 30)) w) || '?',
@@ -162,22 +170,34 @@ export async function seedSynthetic(db: Db, opts: SyntheticOptions) {
              case when g % 3 = 0 then 'Explanation for question ' || g else '' end,
              ${now}::timestamptz - ((g % 365) || ' days')::interval,
              ${now}::timestamptz - ((g % 365) || ' days')::interval
-      from u, generate_series(1, ${opts.questions}) g`);
+      from n cross join generate_series(1, ${opts.questions}) g
+      join synthetic_users u on u.k = 1 + (g % n.n)`);
+
+    await tx.execute(sql`
+      create temporary table synthetic_questions on commit drop as
+      select row_number() over (order by q.id)::int as k, q.id, q.creator_id, q.is_public, q.category
+        from questions q join synthetic_users u on u.id = q.creator_id`);
+    await tx.execute(sql`create unique index on synthetic_questions (k)`);
+    await tx.execute(sql`analyze synthetic_users`);
+    await tx.execute(sql`analyze synthetic_questions`);
 
     // A review's user is the creator for private questions and any synthetic user for public ones,
     // so every review is of a question its user may see.
     await tx.execute(sql`
-      with u as (select array_agg(id order by username) ids, count(*)::int n from users where username like ${prefix + "\\_%"}),
-           q as (select array_agg(id order by id) ids, array_agg(creator_id order by id) creators,
-                        array_agg(is_public order by id) pub, array_agg(category order by id) cats, count(*)::int n
-                 from questions, u where creator_id = any(u.ids))
+      with n as (select (select count(*) from synthetic_users)::int as users,
+                        (select count(*) from synthetic_questions)::int as questions),
+           picks as (
+             select g, 1 + (abs(hashtext(g::text)) % n.questions) as k,
+                    1 + (abs(hashtext(g || 'u')) % n.users) as uk
+               from n, generate_series(1, ${opts.reviews}) g)
       insert into reviews (user_id, question_id, category, difficulty, is_correct, selected, time_spent_ms, reviewed_at)
-      select case when q.pub[k] then u.ids[1 + (abs(hashtext(g || 'u')) % u.n)] else q.creators[k] end,
-             q.ids[k], q.cats[k], (g % 3)::smallint, (abs(hashtext(g || 'c')) % 100) < 72,
+      select case when q.is_public then u.id else q.creator_id end,
+             q.id, q.category, (g % 3)::smallint, (abs(hashtext(g || 'c')) % 100) < 72,
              array[chr(65 + (g % 5))], 4000 + (abs(hashtext(g || 't')) % 60000),
              ${now}::timestamptz - ((abs(hashtext(g || 'd')) % (${days} * 86400)) || ' seconds')::interval
-      from u, q, generate_series(1, ${opts.reviews}) g,
-           lateral (select 1 + (abs(hashtext(g::text)) % q.n) as k) pick`);
+      from picks
+      join synthetic_questions q on q.k = picks.k
+      join synthetic_users u on u.k = picks.uk`);
 
     await tx.execute(sql`
       insert into study_states (user_id, question_id, ease_factor, interval_days, repetitions, lapses, due_at, last_reviewed_at)
