@@ -199,15 +199,20 @@ function duePageQuery(db: Db, withCategory: boolean) {
     // The order of study_states_due_order_idx: the page comes off the index.
     const dueOrder = sql`${studyStates.dueAt} asc nulls first, ${studyStates.questionId}`;
     const newOrder = sql.join([...newestFirst], sql`, `);
-    const reviewed = d
+    // Each segment picks its covered ids in its own order; the question JSON is built once, below.
+    const reviewedRows = d
       .select({
         segment: sql`1`.as("segment"),
         position: sql`row_number() over (order by ${dueOrder})`.as("position"),
-        json: sql`${questionJsonSql(ph.userId)}`.as("json"),
+        id: sql`${studyStates.questionId}`.as("id"),
       })
-      .from(studyStates)
-      .innerJoin(questions, eq(questions.id, studyStates.questionId))
-      .innerJoin(users, eq(users.id, questions.creatorId))
+      .from(studyStates);
+    // A category needs the question; otherwise the page comes off study_states alone.
+    const reviewed = (
+      withCategory
+        ? reviewedRows.innerJoin(questions, eq(questions.id, studyStates.questionId))
+        : reviewedRows
+    )
       .where(where.reviewed)
       .orderBy(dueOrder);
     const fresh = (segment: "ownNew" | "publicNew", n: number) =>
@@ -215,10 +220,9 @@ function duePageQuery(db: Db, withCategory: boolean) {
         .select({
           segment: sql`${sql.raw(String(n))}`.as("segment"),
           position: sql`row_number() over (order by ${newOrder})`.as("position"),
-          json: sql`${questionJsonSql(ph.userId, { withState: false })}`.as("json"),
+          id: sql`${questions.id}`.as("id"),
         })
         .from(questions)
-        .innerJoin(users, eq(users.id, questions.creatorId))
         .where(where[segment])
         .orderBy(...newestFirst);
     const page = sql`with sizes as materialized (
@@ -238,13 +242,18 @@ function duePageQuery(db: Db, withCategory: boolean) {
           from covered_own
       )
       select (select reviewed + own_new + public_new from slices) as total,
-             (select coalesce(json_agg(rows.json order by rows.segment, rows.position), '[]')::text from (
-                (${reviewed} limit (select take_reviewed from slices) offset ${offset})
-                union all
-                (${fresh("ownNew", 2)} limit (select take_own from slices) offset (select skip_own from slices))
-                union all
-                (${fresh("publicNew", 3)} limit (select take_public from slices) offset (select skip_public from slices))
-             ) as rows) as json,
+             (select coalesce(json_agg(${questionJsonSql(ph.userId)} order by picked.segment, picked.position), '[]')::text
+                from (
+                  (${reviewed} limit (select take_reviewed from slices) offset ${offset})
+                  union all
+                  (${fresh("ownNew", 2)} limit (select take_own from slices) offset (select skip_own from slices))
+                  union all
+                  (${fresh("publicNew", 3)} limit (select take_public from slices) offset (select skip_public from slices))
+                ) as picked
+                join ${questions} on ${questions.id} = picked.id
+                join ${users} on ${users.id} = ${questions.creatorId}
+                left join ${studyStates} on ${studyStates.userId} = ${ph.userId}
+                  and ${studyStates.questionId} = picked.id) as json,
              (select extract(epoch from min(${studyStates.dueAt}))::float8 * 1000 from ${studyStates}
                where ${studyStates.userId} = ${ph.userId} and ${studyStates.available}
                  and ${studyStates.dueAt} > ${ph.now}) as next_due,
