@@ -1,10 +1,9 @@
-import crypto from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { convertAnkiPackage, readAnkiPackage, sqlJsLoader } from "../../../core/import/anki";
 import { toImportItem } from "../../../core/import/plan";
-import { media, questionMedia, questions } from "../../db/schema";
 import { createHarness, type Harness, type TestUser } from "../../test/harness";
 import { validQuestion } from "../questions/questions.fixtures";
+import { addFlashcardWithImage, PNG, PNG_HASH } from "./anki-export.fixtures";
 import { restAs } from "./users.fixtures";
 
 /**
@@ -17,8 +16,6 @@ let h: Harness;
 let owner: TestUser;
 const loadSqlite = sqlJsLoader();
 
-const PNG = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 9, 9]);
-const PNG_HASH = crypto.createHash("sha256").update(PNG).digest("hex");
 const FRONT = `What does this <b>ECG</b> show?<br><img src="${PNG_HASH}">`;
 const BACK = "QTc prolongation: <i>stop the citalopram</i>";
 
@@ -42,30 +39,11 @@ beforeAll(async () => {
   await h.user(); // the first account is the admin
   owner = await h.user();
   for (const q of MCQS) await owner.caller.questions.create(q as never);
-  // Flashcards are written the way the data model stores them (drizzle/0021): the front is
-  // sanitized HTML whose image is a bare SHA-256, listed in question_media.
-  await h.db.db.transaction(async (tx) => {
-    await tx.insert(media).values({
-      sha256: PNG_HASH,
-      mimeType: "image/png",
-      byteSize: PNG.length,
-      bytes: PNG,
-      uploadedBy: owner.user.id,
-    });
-    const [card] = await tx
-      .insert(questions)
-      .values({
-        creatorId: owner.user.id,
-        text: FRONT,
-        back: BACK,
-        questionType: "flashcard",
-        source: "Cardiology::ECG",
-        category: "Psychopharmacology",
-        part: "1",
-        year: 2024,
-      })
-      .returning({ id: questions.id });
-    await tx.insert(questionMedia).values({ questionId: card!.id, sha256: PNG_HASH, position: 0 });
+  await addFlashcardWithImage(h.db.db, owner.user.id, {
+    front: FRONT,
+    back: BACK,
+    source: "Cardiology::ECG",
+    category: "Psychopharmacology",
   });
 });
 afterAll(async () => {
