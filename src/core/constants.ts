@@ -232,6 +232,10 @@ export const LIMITS = {
   SECTION_NAME: 100,
   SECTIONS: 50,
   BULK_QUESTIONS: 5_000,
+  /** A flashcard side, as sanitized HTML (issue 17). */
+  FLASHCARD_SIDE: 20_000,
+  /** Where a question came from, e.g. an Anki deck's name. */
+  SOURCE: 200,
 } as const;
 
 export const BULK_IMPORT = {

@@ -76,6 +76,20 @@ const fresh = {
     const { examId } = await fresh.exam();
     return (await owner.caller.exams.share({ examId })).mockExam.code;
   },
+  /** A flashcard of the owner's, showing an image. */
+  flashcard: async (isPublic: boolean) => {
+    imageSeq += 1;
+    const bytes = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, imageSeq, 2]);
+    const { sha256 } = await storeMedia(h.db.db, { bytes, uploadedBy: owner.user.id });
+    const card = await owner.caller.questions.createFlashcard({
+      front: `Front <img src="${sha256}">`,
+      back: "Back",
+      part: "1",
+      year: 2024,
+      isPublic,
+    });
+    return card._id;
+  },
   /** An image (a PNG distinct per call) shown by a private or a public question of the owner's. */
   image: async (isPublic: boolean) => {
     imageSeq += 1;
@@ -184,9 +198,22 @@ const PROCEDURES: Record<string, Access> = {
   "questions.categories": { kind: "caller" },
   "questions.categoryStats": { kind: "caller" },
   "questions.create": { kind: "caller" },
+  "questions.createFlashcard": { kind: "caller" },
+  // Issue 17: deck names of the questions the caller may see (the secret question's is never among them).
+  "questions.sources": { kind: "caller" },
   "questions.get": objectAccess(...onQuestions((id) => ({ id }), "NOT_FOUND", "OK")),
   "questions.update": objectAccess(
     ...onQuestions((id) => ({ id, data: { text: "stolen" } }), "NOT_FOUND", "FORBIDDEN"),
+    // Issue 17: a flashcard's edit, with its own fields.
+    ...["private", "public"].map((visibility) => ({
+      label: `${visibility} flashcard`,
+      make: async () => ({
+        id: await fresh.flashcard(visibility === "public"),
+        data: { back: "stolen" },
+      }),
+      other: visibility === "public" ? ("FORBIDDEN" as const) : ("NOT_FOUND" as const),
+      admin: visibility === "public" ? ("FORBIDDEN" as const) : ("NOT_FOUND" as const),
+    })),
   ),
   "questions.delete": objectAccess(...onQuestions((id) => ({ id }), "NOT_FOUND", "FORBIDDEN")),
   // An item with an `_id` replaces that question.
@@ -372,7 +399,13 @@ beforeAll(async () => {
   const key = await fresh.key();
   const saved = (await owner.caller.answerKeys.get(key)) as { _id: string };
   secret = {
-    privateQ: await fresh.privateQ(`An ${MARKER} question`),
+    privateQ: (
+      await addQuestion(h.db.db, owner.user.id, {
+        isPublic: false,
+        text: `An ${MARKER} question`,
+        source: `${MARKER} deck`,
+      })
+    ).id,
     score: await fresh.score(),
     session: await fresh.session(),
     key: saved._id,
@@ -488,7 +521,9 @@ describe("procedures on the caller's own data", () => {
       await owner.caller.questions.search({ text: MARKER, visibility: "all" }),
       await owner.caller.scores.list(),
       await owner.caller.answerKeys.list(),
+      await owner.caller.questions.sources(),
     ]);
+    expect(seen).toContain(`${MARKER} deck`);
     expect(seen).toContain(secret.privateQ);
     expect(seen).toContain(secret.score);
     expect(seen).toContain(secret.key);
@@ -541,11 +576,18 @@ const keyUrl = async () => {
 
 const REST_OBJECT: Record<string, RestCase[]> = {
   "GET /api/questions/:id": restOnQuestions((id) => ({ url: `/api/questions/${id}` }), 404, 200),
-  "PUT /api/questions/:id": restOnQuestions(
-    (id) => ({ url: `/api/questions/${id}`, payload: { text: "x" } }),
-    404,
-    403,
-  ),
+  "PUT /api/questions/:id": [
+    ...restOnQuestions((id) => ({ url: `/api/questions/${id}`, payload: { text: "x" } }), 404, 403),
+    ...[false, true].map((isPublic) => ({
+      label: isPublic ? "public flashcard" : "private flashcard",
+      make: async () => ({
+        url: `/api/questions/${await fresh.flashcard(isPublic)}`,
+        payload: { back: "x" },
+      }),
+      other: isPublic ? 403 : 404,
+      admin: isPublic ? 403 : 404,
+    })),
+  ],
   "DELETE /api/questions/:id": restOnQuestions((id) => ({ url: `/api/questions/${id}` }), 404, 403),
   "PATCH /api/questions/:id/study": restOnQuestions(
     (id) => ({ url: `/api/questions/${id}/study`, payload: { difficulty: 1 } }),

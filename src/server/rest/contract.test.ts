@@ -282,6 +282,17 @@ const EXAMPLES: Record<string, () => Promise<Example>> = {
   "POST /api/exams/mocks/:code/close": async () => ({
     params: { code: await mockCode(member.token) },
   }),
+  "GET /api/questions/sources": async () => {
+    await ok("POST", "/api/questions", member.token, {
+      questionType: "flashcard",
+      front: "What does <b>ANC</b> stand for?",
+      back: "Absolute neutrophil count",
+      part: "1",
+      year: 2024,
+      source: "Pharm deck",
+    });
+    return {};
+  },
   "GET /api/media/:sha256": async () => {
     // An image on the member's own question (the import pipeline is what attaches images).
     const bytes = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3]);

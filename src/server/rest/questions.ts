@@ -53,6 +53,8 @@ export const registerQuestionRoutes: RestRegistrar = (route) => {
       part: q.part as never,
       category: q.category as never,
       visibility: q.visibility as never,
+      type: q.type as never,
+      source: q.source as never,
       ...paging(q),
     });
     return sendPage(req, reply, page);
@@ -68,9 +70,17 @@ export const registerQuestionRoutes: RestRegistrar = (route) => {
       bodyLimit: BULK_BODY_LIMIT,
     },
   );
-  route("POST", "/api/questions", (caller, req) => caller.questions.create(req.body as never), {
-    status: 201,
-  });
+  // One path for both kinds: `questionType: "flashcard"` with front and back makes a flashcard.
+  route(
+    "POST",
+    "/api/questions",
+    (caller, req) =>
+      (req.body as { questionType?: unknown } | null)?.questionType === "flashcard"
+        ? caller.questions.createFlashcard(req.body as never)
+        : caller.questions.create(req.body as never),
+    { status: 201 },
+  );
+  route("GET", "/api/questions/sources", (caller) => caller.questions.sources());
   route("GET", "/api/questions/:id", (caller, req) => caller.questions.get({ id: idParam(req) }));
   route("PUT", "/api/questions/:id", (caller, req) =>
     caller.questions.update({ id: idParam(req), data: (req.body ?? {}) as never }),

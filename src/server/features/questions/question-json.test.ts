@@ -4,9 +4,14 @@
  */
 import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { questions, studyStates, users } from "../../db/schema";
+import { media, questionMedia, questions, studyStates, users } from "../../db/schema";
 import { createHarness, type Harness } from "../../test/harness";
-import { questionColumns, questionJsonSql, toQuestionJson } from "./question-json";
+import {
+  imagesByQuestion,
+  questionColumns,
+  questionJsonSql,
+  toQuestionJson,
+} from "./question-json";
 
 let h: Harness;
 beforeAll(async () => {
@@ -17,6 +22,9 @@ afterAll(async () => {
 });
 
 describe("questionJsonSql", () => {
+  const byId0 = (rows: { q: { id: string }; json: unknown }[], id: string) =>
+    rows.find((r) => r.q.id === id)!.json;
+
   it("equals toQuestionJson for own, shared, anonymous, studied and never-studied questions", async () => {
     const viewer = await h.user();
     const sharing = await h.user();
@@ -65,8 +73,35 @@ describe("questionJsonSql", () => {
           isPublic: true,
           category: "",
         },
+        {
+          creatorId: viewer.user.id,
+          text: "Front <b>bold</b>",
+          back: 'Back <img src="x">',
+          questionType: "flashcard",
+          source: "Deck::Sub",
+          part: "1",
+          year: 2024,
+        },
       ])
       .returning({ id: questions.id });
+    // The flashcard shows two images, in an order that is not their keys' order.
+    const [first, second] = ["f".repeat(64), "0".repeat(64)];
+    await h.db.db.insert(media).values(
+      [first, second].map((sha256) => ({
+        sha256,
+        mimeType: "image/png",
+        byteSize: 1,
+        bytes: new Uint8Array([1]),
+      })),
+    );
+    await h.db.db.insert(questionMedia).values([
+      { questionId: inserted[3]!.id, sha256: second, position: 1 },
+      { questionId: inserted[3]!.id, sha256: first, position: 0 },
+    ]);
+    const images = await imagesByQuestion(
+      h.db.db,
+      inserted.map((q) => q.id),
+    );
     // Studied: one with every date, one never scheduled (no due date), one not at all.
     await h.db.db.insert(studyStates).values([
       {
@@ -105,16 +140,23 @@ describe("questionJsonSql", () => {
         studyStates,
         and(eq(studyStates.questionId, questions.id), eq(studyStates.userId, viewerId)),
       );
-    expect(rows).toHaveLength(3);
+    expect(rows).toHaveLength(4);
     for (const row of rows) {
       expect(row.json).toEqual(
         toQuestionJson(row.q, {
           viewerId,
           creator: { username: row.creatorName, publicProfile: row.creatorPublic },
           studyState: row.s,
+          images: images.get(row.q.id),
         }),
       );
     }
+    expect(byId0(rows, inserted[3]!.id)).toMatchObject({
+      questionType: "flashcard",
+      back: 'Back <img src="x">',
+      source: "Deck::Sub",
+      images: [first, second],
+    });
     const byId = new Map(rows.map((r) => [r.q.id, r.json]));
     expect(byId.get(inserted[1]!.id)!.contributor).toBe(sharing.user.username);
     expect(byId.get(inserted[2]!.id)!.contributor).toBe("Anonymous");

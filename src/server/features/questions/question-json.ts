@@ -1,5 +1,17 @@
-import { and, eq, getTableColumns, or, sql, type SQL, type SQLWrapper } from "drizzle-orm";
 import {
+  and,
+  asc,
+  eq,
+  getTableColumns,
+  inArray,
+  or,
+  sql,
+  type SQL,
+  type SQLWrapper,
+} from "drizzle-orm";
+import type { Db } from "../../db/client";
+import {
+  questionMedia,
   questions,
   studyStates,
   users,
@@ -33,7 +45,14 @@ export interface QuestionJson {
   correctAnswer: string;
   correctAnswers: string[];
   numCorrectAnswers: number;
+  /** standard, fourOptions, multipleCorrect, or flashcard (issue 17: `text` is its front). */
   questionType: string;
+  /** A flashcard's back, sanitized HTML; '' for multiple choice. */
+  back: string;
+  /** Where the question came from (an Anki deck's name), '' for none. */
+  source: string;
+  /** The images the question shows (SHA-256 keys, served at /api/media/<key>), in order. */
+  images: string[];
   instructions: string;
   explanation: string;
   generatedExplanation: string;
@@ -74,7 +93,12 @@ export type StoredQuestion = Omit<QuestionRow, "searchText">;
 
 export function toQuestionJson(
   row: StoredQuestion,
-  opts: { viewerId: string; creator?: CreatorInfo | null; studyState?: StudyStateRow | null },
+  opts: {
+    viewerId: string;
+    creator?: CreatorInfo | null;
+    studyState?: StudyStateRow | null;
+    images?: string[];
+  },
 ): QuestionJson {
   const own = row.creatorId === opts.viewerId;
   const named = own || opts.creator?.publicProfile === true;
@@ -89,6 +113,9 @@ export function toQuestionJson(
     correctAnswers: row.correctAnswers,
     numCorrectAnswers: row.numCorrectAnswers,
     questionType: row.questionType,
+    back: row.back,
+    source: row.source,
+    images: opts.images ?? [],
     instructions: row.instructions,
     explanation: row.explanation,
     generatedExplanation: row.generatedExplanation,
@@ -136,6 +163,9 @@ export function questionJsonSql(
     ${questions.text} as "text", ${questions.options} as "options",
     ${questions.correctAnswer} as "correctAnswer", ${questions.correctAnswers} as "correctAnswers",
     ${questions.numCorrectAnswers} as "numCorrectAnswers", ${questions.questionType} as "questionType",
+    ${questions.back} as "back", ${questions.source} as "source",
+    coalesce((select json_agg(${questionMedia.sha256} order by ${questionMedia.position})
+      from ${questionMedia} where ${questionMedia.questionId} = ${questions.id}), '[]'::json) as "images",
     ${questions.instructions} as "instructions", ${questions.explanation} as "explanation",
     ${questions.generatedExplanation} as "generatedExplanation", ${questions.category} as "category",
     ${questions.part} as "part", ${questions.year} as "year", ${questions.number} as "number",
@@ -143,6 +173,27 @@ export function questionJsonSql(
     ${isoTime(questions.createdAt)} as "createdAt", ${isoTime(questions.updatedAt)} as "updatedAt",
     ${studyData} as "studyData"
   ) as question)`;
+}
+
+/** The images each question shows, in order; questions without any are absent. */
+export async function imagesByQuestion(
+  db: Db,
+  questionIds: readonly string[],
+): Promise<Map<string, string[]>> {
+  const out = new Map<string, string[]>();
+  for (let start = 0; start < questionIds.length; start += 5000) {
+    const rows = await db
+      .select({ questionId: questionMedia.questionId, sha256: questionMedia.sha256 })
+      .from(questionMedia)
+      .where(inArray(questionMedia.questionId, questionIds.slice(start, start + 5000)))
+      .orderBy(asc(questionMedia.questionId), asc(questionMedia.position));
+    for (const r of rows) {
+      const list = out.get(r.questionId);
+      if (list) list.push(r.sha256);
+      else out.set(r.questionId, [r.sha256]);
+    }
+  }
+  return out;
 }
 
 /** The one rule of who sees a question: its creator, or everyone when it is public. */

@@ -1,13 +1,15 @@
-import { ZQuestionInput } from "../../../core/schemas";
+import { ZFlashcardInput, ZQuestionInput } from "../../../core/schemas";
 import { protectedProcedure, router } from "../../trpc/init";
 import {
   bulkCreateQuestions,
   categoryStats,
+  createFlashcard,
   createQuestion,
   deleteQuestion,
   getQuestion,
   listQuestions,
   presentCategories,
+  presentSources,
   searchQuestions,
   updateQuestion,
 } from "./questions.service";
@@ -32,6 +34,9 @@ export const questionsRouter = router({
   /** Categories present among the questions the caller may see (the Browse filter). */
   categories: protectedProcedure.query(({ ctx }) => presentCategories(ctx.db, ctx.user.id)),
 
+  /** Sources (Anki deck names) among the questions the caller may see (the Browse filter). */
+  sources: protectedProcedure.query(({ ctx }) => presentSources(ctx.db, ctx.user.id)),
+
   categoryStats: protectedProcedure.query(({ ctx }) =>
     categoryStats(ctx.db, ctx.user.id, ctx.now()),
   ),
@@ -44,6 +49,12 @@ export const questionsRouter = router({
     .input(ZQuestionInput)
     .mutation(({ ctx, input }) => createQuestion(ctx.db, ctx.user.id, input, ctx.now())),
 
+  /** A flashcard (issue 17): front and back as HTML, sanitized; images by stored hash. */
+  createFlashcard: protectedProcedure
+    .input(ZFlashcardInput)
+    .mutation(({ ctx, input }) => createFlashcard(ctx.db, ctx.user.id, input, ctx.now())),
+
+  /** Either kind: a flashcard's edit takes its own fields (front/back/category/part/year/source). */
   update: protectedProcedure
     .input(ZUpdateQuestionRequest)
     .mutation(({ ctx, input }) =>

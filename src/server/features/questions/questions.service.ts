@@ -1,11 +1,15 @@
 import { and, count, desc, eq, inArray, ne, or, sql, type SQL } from "drizzle-orm";
-import { MASTERED_EASE, UNCATEGORIZED, yearRangeError } from "../../../core/constants";
+import { FLASHCARD, MASTERED_EASE, UNCATEGORIZED, yearRangeError } from "../../../core/constants";
+import { imageHashes } from "../../../core/media";
 import { categoryLabel, percent } from "../../../core/stats";
 import {
   firstIssueMessage,
   ZBulkQuestionItem,
+  ZFlashcardInput,
   ZQuestionInput,
   type TBulkQuestionItem,
+  type TFlashcardInput,
+  type TFlashcardInputPayload,
   type TQuestionInput,
   type TQuestionInputPayload,
 } from "../../../core/schemas";
@@ -20,8 +24,10 @@ import {
   type NewQuestionRow,
 } from "../../db/schema";
 import { badRequest, forbidden, notFound } from "../../errors";
+import { setQuestionMedia } from "../media/media.service";
 import { dueByCategory } from "../study/study.service";
 import {
+  imagesByQuestion,
   questionColumns,
   toQuestionJson,
   visibleTo,
@@ -67,8 +73,8 @@ function selectQuestionJson(db: Db, viewerId: string) {
 
 type JoinedRow = Awaited<ReturnType<ReturnType<typeof selectQuestionJson>["execute"]>>[number];
 
-function toJson(viewerId: string, row: JoinedRow): QuestionJson {
-  return toQuestionJson(row.q, { viewerId, creator: row.creator, studyState: row.state });
+function toJson(viewerId: string, row: JoinedRow, images?: string[]): QuestionJson {
+  return toQuestionJson(row.q, { viewerId, creator: row.creator, studyState: row.state, images });
 }
 
 /** Question JSON for the given ids in the given order (ids the viewer may not see are left out). */
@@ -77,7 +83,11 @@ async function loadQuestionsJson(db: Db, viewerId: string, ids: string[]): Promi
   const rows = await selectQuestionJson(db, viewerId).where(
     and(inArray(questions.id, ids), visibleTo(viewerId)),
   );
-  const byId = new Map(rows.map((r) => [r.q.id, toJson(viewerId, r)]));
+  const images = await imagesByQuestion(
+    db,
+    rows.map((r) => r.q.id),
+  );
+  const byId = new Map(rows.map((r) => [r.q.id, toJson(viewerId, r, images.get(r.q.id))]));
   return ids.flatMap((id) => byId.get(id) ?? []);
 }
 
@@ -134,6 +144,10 @@ function searchFilters(input: SearchInput, useTrigramIndex: boolean): SQL[] {
         : eq(questions.category, input.category),
     );
   }
+  // Issue 17: by kind (flashcards or multiple choice) and by where the questions came from.
+  if (input.type === "flashcard") conditions.push(eq(questions.questionType, FLASHCARD));
+  else if (input.type === "multipleChoice") conditions.push(ne(questions.questionType, FLASHCARD));
+  if (input.source !== undefined) conditions.push(eq(questions.source, input.source));
   const terms = searchTerms(input.text ?? "");
   // The request schema refuses this first; words are never dropped silently.
   if (terms.length > SEARCH_TERMS_MAX) throw badRequest(SEARCH_MESSAGES.TOO_MANY_WORDS);
@@ -228,6 +242,18 @@ export async function presentCategories(db: Db, viewerId: string): Promise<strin
   const labels = new Set([...counts.keys()].sort().map((category) => categoryLabel(category)));
   const named = [...labels].filter((c) => c !== UNCATEGORIZED);
   return labels.has(UNCATEGORIZED) ? [...named, UNCATEGORIZED] : named;
+}
+
+/**
+ * Sources (e.g. Anki deck names) present among the questions the viewer may see, sorted, for the Browse
+ * filter. Questions without a source are not offered (the filter's "All sources" finds them).
+ */
+export async function presentSources(db: Db, viewerId: string): Promise<string[]> {
+  const rows = await db
+    .selectDistinct({ source: questions.source })
+    .from(questions)
+    .where(and(ne(questions.source, ""), visibleTo(viewerId)));
+  return rows.map((r) => r.source).sort((a, b) => a.localeCompare(b));
 }
 
 /**
@@ -363,6 +389,104 @@ export async function createQuestion(
   return toQuestionJson(row!, { viewerId: userId, creator, studyState: null });
 }
 
+/** What a flashcard sets on its row: front in `text`, no options and no answer key (issue 17). */
+function flashcardFields(input: TFlashcardInput) {
+  return {
+    text: input.front,
+    back: input.back,
+    options: {},
+    correctAnswer: "",
+    correctAnswers: [],
+    numCorrectAnswers: 1,
+    questionType: FLASHCARD,
+    instructions: "",
+    category: input.category,
+    part: input.part,
+    year: input.year,
+    source: input.source,
+  };
+}
+
+/** The images a flashcard shows: those of its front, then those of its back. */
+const flashcardImages = (input: TFlashcardInput) => [
+  ...imageHashes(input.front),
+  ...imageHashes(input.back),
+];
+
+/**
+ * questions.createFlashcard (POST /questions with questionType 'flashcard'): front and back arrive
+ * sanitized by ZFlashcardInput; the row and the images it shows are written in one transaction, and an
+ * image that was never uploaded is refused (decision 230).
+ */
+export async function createFlashcard(
+  db: Db,
+  userId: string,
+  input: TFlashcardInput,
+  now: Date,
+): Promise<QuestionJson> {
+  checkYear(input.year, now);
+  const id = await db.transaction(async (tx) => {
+    const isPublic = input.isPublic ?? (await defaultIsPublic(tx, userId));
+    const [row] = await tx
+      .insert(questions)
+      .values({
+        ...flashcardFields(input),
+        creatorId: userId,
+        isPublic,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning({ id: questions.id });
+    await setQuestionMedia(tx, row!.id, flashcardImages(input));
+    return row!.id;
+  });
+  return getQuestion(db, userId, id);
+}
+
+function toFlashcardPayload(row: StoredQuestion): TFlashcardInputPayload {
+  return {
+    front: row.text,
+    back: row.back,
+    category: row.category,
+    part: row.part,
+    year: row.year,
+    source: row.source,
+    isPublic: row.isPublic,
+  };
+}
+
+/**
+ * A flashcard's edit: the given fields (`front`, or `text` as the question JSON names it, `back`,
+ * category, part, year, source, isPublic) over the stored card, validated as a whole.
+ */
+async function updateFlashcard(
+  db: Db,
+  userId: string,
+  row: StoredQuestion,
+  data: Record<string, unknown>,
+  now: Date,
+): Promise<QuestionJson> {
+  const given = Object.fromEntries(Object.entries(data).filter(([, v]) => v !== undefined));
+  if (given.front === undefined && given.text !== undefined) given.front = given.text;
+  const allowed = ["front", "back", "category", "part", "year", "source", "isPublic"] as const;
+  const changes = Object.fromEntries(allowed.flatMap((k) => (k in given ? [[k, given[k]]] : [])));
+  const parsed = ZFlashcardInput.safeParse({ ...toFlashcardPayload(row), ...changes });
+  if (!parsed.success) throw badRequest(firstIssueMessage(parsed.error));
+  checkYear(parsed.data.year, now);
+  await db.transaction(async (tx) => {
+    await tx
+      .update(questions)
+      .set({
+        ...flashcardFields(parsed.data),
+        isPublic: parsed.data.isPublic ?? row.isPublic,
+        updatedAt: now,
+      })
+      .where(and(eq(questions.id, row.id), eq(questions.creatorId, userId)));
+    await setQuestionMedia(tx, row.id, flashcardImages(parsed.data));
+  });
+  return getQuestion(db, userId, row.id);
+}
+
 function toPayload(row: StoredQuestion): TQuestionInputPayload {
   return {
     text: row.text,
@@ -393,6 +517,8 @@ export async function updateQuestion(
   now: Date,
 ): Promise<QuestionJson> {
   const row = await requireOwn(db, userId, id, MSG.EDIT_OTHERS);
+  // A flashcard stays a flashcard: its own fields and rules (issue 17).
+  if (row.questionType === FLASHCARD) return updateFlashcard(db, userId, row, data, now);
   const given: Partial<TQuestionInputPayload> = Object.fromEntries(
     Object.entries(data).filter(([, v]) => v !== undefined),
   );
@@ -512,6 +638,7 @@ export async function bulkCreateQuestions(
         const prefix = itemPrefix(i, req.questions[i]);
         if (!target) throw notFound(prefix + MSG.NOT_FOUND);
         if (target.creatorId !== userId) throw forbidden(prefix + MSG.EDIT_OTHERS);
+        if (target.type === FLASHCARD) throw badRequest(prefix + MSG.MERGE_FLASHCARD);
         await tx
           .update(questions)
           .set({

@@ -29,7 +29,12 @@ export const SEARCH_MESSAGES = {
   PAGE: "Page must be a positive whole number",
   PAGE_SIZE: `Page size must be between 1 and ${QUESTION_PAGE.MAX}`,
   CATEGORY_LONG: `Category must be at most ${LIMITS.CATEGORY} characters`,
+  TYPE: "Type must be all, multipleChoice or flashcard",
+  SOURCE_LONG: `Source must be at most ${LIMITS.SOURCE} characters`,
 } as const;
+
+/** The kinds Browse filters by: multiple choice (every option-based type) or flashcard. */
+export const QUESTION_KINDS = ["multipleChoice", "flashcard"] as const;
 
 const blankToUndefined = (v: unknown) =>
   v === null || v === undefined || (typeof v === "string" && v.trim() === "") ? undefined : v;
@@ -92,6 +97,22 @@ export const ZSearchQuestionsRequest = z.object({
       .string({ error: "Category must be text" })
       .trim()
       .max(LIMITS.CATEGORY, SEARCH_MESSAGES.CATEGORY_LONG)
+      .optional(),
+  ),
+  /** Issue 17: flashcards or multiple choice; nothing (or 'all') for both. */
+  type: z.preprocess(
+    (v) => {
+      const b = blankToUndefined(v);
+      return typeof b === "string" && b.trim().toLowerCase() === "all" ? undefined : b;
+    },
+    z.enum(QUESTION_KINDS, { error: SEARCH_MESSAGES.TYPE }).optional(),
+  ),
+  /** Where the questions came from (an Anki deck's name), exactly. */
+  source: z.preprocess(
+    (v) => blankToUndefined(v),
+    z
+      .string({ error: "Source must be text" })
+      .max(LIMITS.SOURCE, SEARCH_MESSAGES.SOURCE_LONG)
       .optional(),
   ),
   visibility: z.preprocess(
@@ -172,4 +193,5 @@ export const QUESTION_MESSAGES_SERVER = {
   EDIT_OTHERS: "You can only edit questions you created",
   DELETE_OTHERS: "You can only delete questions you created",
   DELETED: "Question deleted successfully",
+  MERGE_FLASHCARD: "A flashcard cannot be replaced by a multiple-choice question",
 } as const;

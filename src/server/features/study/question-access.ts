@@ -9,6 +9,7 @@ import {
 } from "../../db/schema";
 import { notFound } from "../../errors";
 import {
+  imagesByQuestion,
   toQuestionJson,
   visibleTo,
   type CreatorInfo,
@@ -86,11 +87,16 @@ export async function questionJsonFor(
       );
     states = new Map(found.map((s) => [s.questionId, s]));
   }
+  const images = await imagesByQuestion(
+    db,
+    rows.map((r) => r.id),
+  );
   return rows.map((row) =>
     toQuestionJson(row, {
       viewerId,
       creator: byId.get(row.creatorId) ?? null,
       studyState: states.get(row.id) ?? null,
+      images: images.get(row.id),
     }),
   );
 }

@@ -18,6 +18,7 @@ import {
 import { AppError, isUniqueViolation } from "../../errors";
 import {
   questionColumns,
+  imagesByQuestion,
   toQuestionJson,
   toStudyDataJson,
   type QuestionJson,
@@ -189,8 +190,17 @@ export async function exportQuestions(db: Db, userId: string): Promise<QuestionJ
     )
     .where(eq(questions.creatorId, userId))
     .orderBy(asc(questions.createdAt), asc(questions.id));
+  const images = await imagesByQuestion(
+    db,
+    rows.map((r) => r.q.id),
+  );
   return rows.map((r) =>
-    toQuestionJson(r.q, { viewerId: userId, creator: owner ?? null, studyState: r.state }),
+    toQuestionJson(r.q, {
+      viewerId: userId,
+      creator: owner ?? null,
+      studyState: r.state,
+      images: images.get(r.q.id),
+    }),
   );
 }
 
