@@ -802,5 +802,6 @@ describe("every REST route", () => {
         ]);
       }
     }
-  });
+    // Two requests and two snapshots per case and actor: generous for a loaded machine.
+  }, 120_000);
 });

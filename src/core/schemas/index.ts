@@ -5,5 +5,3 @@ export * from "./priteScore";
 export * from "./importSettings";
 export * from "./study";
 export * from "./exam";
-export * from "./flashcard";
-export * from "./media";

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FLASHCARD_MESSAGES } from "../../../core/schemas";
+import { FLASHCARD_MESSAGES } from "../../../core/schemas/flashcard";
 import { MEDIA_MESSAGES } from "../../../core/media";
 import { questionMedia, questions } from "../../db/schema";
 import { createHarness, type Harness, type TestUser } from "../../test/harness";

@@ -1,4 +1,5 @@
-import { ZFlashcardInput, ZQuestionInput } from "../../../core/schemas";
+import { ZQuestionInput } from "../../../core/schemas";
+import { ZFlashcardInput } from "../../../core/schemas/flashcard";
 import { protectedProcedure, router } from "../../trpc/init";
 import {
   bulkCreateQuestions,

@@ -5,14 +5,16 @@ import { categoryLabel, percent } from "../../../core/stats";
 import {
   firstIssueMessage,
   ZBulkQuestionItem,
-  ZFlashcardInput,
   ZQuestionInput,
   type TBulkQuestionItem,
-  type TFlashcardInput,
-  type TFlashcardInputPayload,
   type TQuestionInput,
   type TQuestionInputPayload,
 } from "../../../core/schemas";
+import {
+  ZFlashcardInput,
+  type TFlashcardInput,
+  type TFlashcardInputPayload,
+} from "../../../core/schemas/flashcard";
 import type { Db } from "../../db/client";
 import { queryRows } from "../../db/raw";
 import {
