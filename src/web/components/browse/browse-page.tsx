@@ -1,7 +1,9 @@
-import { Plus, Search } from "lucide-react";
+import { Layers, Plus, Search } from "lucide-react";
 import { useEffect, useId, useMemo, useRef, useState } from "react";
 import { TRPCClientError } from "@trpc/client";
 import { PageHeader } from "@/web/components/layout/page-header";
+import { isFlashcard } from "@/web/components/questions/flashcard-draft";
+import { FlashcardFormDialog } from "@/web/components/questions/flashcard-form-dialog";
 import {
   QuestionFormDialog,
   type QuestionJson,
@@ -24,6 +26,9 @@ export const BROWSE_TEXT = {
   UPDATED: "Question updated successfully",
   CREATED: "Question created successfully",
   DELETED: "Question deleted successfully",
+  FLASHCARD_UPDATED: "Flashcard updated successfully",
+  FLASHCARD_CREATED: "Flashcard created successfully",
+  FLASHCARD_DELETED: "Flashcard deleted successfully",
 } as const;
 
 const PAGE_SIZE = 20;
@@ -40,13 +45,29 @@ const VISIBILITY_FILTER: SelectOption[] = [
   { value: "public", label: "Public Questions" },
 ];
 
+/** Issue 17: multiple choice (every option-based type) or flashcards. */
+const TYPE_FILTER: SelectOption[] = [
+  { value: ALL, label: "All Types" },
+  { value: "multipleChoice", label: "Multiple choice" },
+  { value: "flashcard", label: "Flashcard" },
+];
+
 interface Filters {
   text: string;
   part: string;
   category: string;
   visibility: "all" | "mine" | "public";
+  type: string;
+  source: string;
 }
-const NO_FILTERS: Filters = { text: "", part: ALL, category: ALL, visibility: "all" };
+const NO_FILTERS: Filters = {
+  text: "",
+  part: ALL,
+  category: ALL,
+  visibility: "all",
+  type: ALL,
+  source: ALL,
+};
 
 /**
  * SPEC §2 Browse: a search box, Part / Category / Visibility filters and a Search button; the result
@@ -59,7 +80,10 @@ export function BrowsePage() {
   const id = useId();
   const [form, setForm] = useState<Filters>(NO_FILTERS);
   const [applied, setApplied] = useState<Filters>(NO_FILTERS);
-  const [editing, setEditing] = useState<{ question: QuestionJson | null } | null>(null);
+  const [editing, setEditing] = useState<{
+    question: QuestionJson | null;
+    flashcard: boolean;
+  } | null>(null);
   const { show, banner } = useBanner();
 
   const input = {
@@ -67,6 +91,8 @@ export function BrowsePage() {
     part: applied.part === ALL ? undefined : applied.part,
     category: applied.category === ALL ? undefined : applied.category,
     visibility: applied.visibility,
+    type: applied.type === ALL ? undefined : (applied.type as "flashcard" | "multipleChoice"),
+    source: applied.source === ALL ? undefined : applied.source,
     pageSize: PAGE_SIZE,
   };
   const search = trpc.questions.search.useInfiniteQuery(input, {
@@ -74,6 +100,7 @@ export function BrowsePage() {
     getNextPageParam: (last) => last.nextCursor ?? undefined,
   });
   const categories = trpc.questions.categories.useQuery();
+  const sources = trpc.questions.sources.useQuery();
 
   // Pages are offsets into a list that may grow meanwhile: show each question once.
   const items = useMemo(() => {
@@ -120,10 +147,19 @@ export function BrowsePage() {
     categoryFilter.push({ value: form.category, label: form.category });
   }
 
+  const sourceFilter: SelectOption[] = [
+    { value: ALL, label: "All Sources" },
+    ...(sources.data ?? []).map((c) => ({ value: c, label: c })),
+  ];
+  if (form.source !== ALL && !(sources.data ?? []).includes(form.source)) {
+    sourceFilter.push({ value: form.source, label: form.source });
+  }
+
   const refresh = async () => {
     await Promise.all([
       utils.questions.search.invalidate(),
       utils.questions.categories.invalidate(),
+      utils.questions.sources.invalidate(),
       utils.questions.categoryStats.invalidate(),
     ]);
   };
@@ -136,10 +172,19 @@ export function BrowsePage() {
       <PageHeader
         title="Browse Questions"
         actions={
-          <Button onClick={() => setEditing({ question: null })}>
-            <Plus aria-hidden="true" />
-            New Question
-          </Button>
+          <div className="flex flex-wrap gap-2">
+            <Button
+              variant="outline"
+              onClick={() => setEditing({ question: null, flashcard: true })}
+            >
+              <Layers aria-hidden="true" />
+              New Flashcard
+            </Button>
+            <Button onClick={() => setEditing({ question: null, flashcard: false })}>
+              <Plus aria-hidden="true" />
+              New Question
+            </Button>
+          </div>
         }
       />
 
@@ -163,7 +208,7 @@ export function BrowsePage() {
           value={form.text}
           onChange={(e) => setForm((f) => ({ ...f, text: e.target.value }))}
         />
-        <div className="grid grid-cols-1 gap-3 min-[480px]:grid-cols-3">
+        <div className="grid grid-cols-1 gap-3 min-[480px]:grid-cols-2 md:grid-cols-3 xl:grid-cols-5">
           <div className="grid gap-1.5">
             <Label htmlFor={`${id}-part`}>Part</Label>
             <OptionSelect
@@ -191,6 +236,24 @@ export function BrowsePage() {
                 setForm((f) => ({ ...f, visibility: v as Filters["visibility"] }))
               }
               options={VISIBILITY_FILTER}
+            />
+          </div>
+          <div className="grid gap-1.5">
+            <Label htmlFor={`${id}-type`}>Type</Label>
+            <OptionSelect
+              id={`${id}-type`}
+              value={form.type}
+              onValueChange={(type) => setForm((f) => ({ ...f, type }))}
+              options={TYPE_FILTER}
+            />
+          </div>
+          <div className="grid gap-1.5">
+            <Label htmlFor={`${id}-source`}>Source</Label>
+            <OptionSelect
+              id={`${id}-source`}
+              value={form.source}
+              onValueChange={(source) => setForm((f) => ({ ...f, source }))}
+              options={sourceFilter}
             />
           </div>
         </div>
@@ -227,7 +290,7 @@ export function BrowsePage() {
                 question={question}
                 own={question.creator === user._id}
                 due={isDue(question, user._id, now)}
-                onEdit={() => setEditing({ question })}
+                onEdit={() => setEditing({ question, flashcard: isFlashcard(question) })}
               />
             ))}
           </div>
@@ -245,7 +308,27 @@ export function BrowsePage() {
         </>
       )}
 
-      {editing && (
+      {editing?.flashcard && (
+        <FlashcardFormDialog
+          key={editing.question?._id ?? "new-flashcard"}
+          flashcard={editing.question}
+          open
+          onOpenChange={(open) => !open && setEditing(null)}
+          defaultPublic={user.settings.publicProfile}
+          onSaved={() => {
+            show(
+              "success",
+              editing.question ? BROWSE_TEXT.FLASHCARD_UPDATED : BROWSE_TEXT.FLASHCARD_CREATED,
+            );
+            void refresh();
+          }}
+          onDeleted={() => {
+            show("success", BROWSE_TEXT.FLASHCARD_DELETED);
+            void refresh();
+          }}
+        />
+      )}
+      {editing && !editing.flashcard && (
         <QuestionFormDialog
           key={editing.question?._id ?? "new"}
           question={editing.question}

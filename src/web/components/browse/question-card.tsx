@@ -1,6 +1,9 @@
 import { Check, Pencil } from "lucide-react";
 import { UNCATEGORIZED } from "@/core/constants";
+import { isFlashcard } from "@/web/components/questions/flashcard-draft";
+import { QuestionImages } from "@/web/components/questions/question-images";
 import type { QuestionJson } from "@/web/components/questions/question-form-dialog";
+import { RichContent } from "@/web/components/questions/rich-content";
 import { Badge } from "@/web/components/ui/badge";
 import { Button } from "@/web/components/ui/button";
 import { Card, CardContent } from "@/web/components/ui/card";
@@ -22,19 +25,26 @@ function shownOptions(options: Record<string, string>): [string, string][] {
 }
 
 /**
- * One Browse result (SPEC §2): chips (part, category, Public, Due), the contributor of another user's
- * public question, the text, the options with the correct one(s) highlighted and the explanation.
- * Everything is React text: markup typed into a question shows as the characters typed.
+ * One Browse result (SPEC §2): chips (kind, part, category, Public, Due), the contributor of another
+ * user's public question and the question's source, then either a multiple-choice question (the text,
+ * its images, the options with the correct one(s) highlighted, the explanation) or a flashcard (front
+ * and back, issue 17). A multiple-choice question is React text: markup typed into it shows as the
+ * characters typed. A flashcard's sides are sanitized HTML, shown by RichContent.
  */
 export function QuestionCard({ question, own, due, onEdit }: QuestionCardProps) {
+  const flashcard = isFlashcard(question);
   const correct = new Set(
     question.correctAnswers.length > 0 ? question.correctAnswers : [question.correctAnswer],
   );
+  const noun = flashcard ? "flashcard" : "question";
   return (
     <Card className="gap-3 py-4" data-testid="question-card" data-question-id={question._id}>
       <CardContent className="grid gap-3 px-4">
         <div className="flex items-start justify-between gap-2">
           <div className="flex flex-wrap gap-1.5" data-testid="question-chips">
+            <Badge variant="outline" data-testid="question-kind">
+              {flashcard ? "Flashcard" : "Multiple choice"}
+            </Badge>
             <Badge variant="secondary">Part {question.part}</Badge>
             <Badge variant="info">{question.category.trim() || UNCATEGORIZED}</Badge>
             {question.isPublic && <Badge variant="success">Public</Badge>}
@@ -45,8 +55,8 @@ export function QuestionCard({ question, own, due, onEdit }: QuestionCardProps) 
               variant="ghost"
               size="icon"
               className="-mt-2 -mr-2"
-              aria-label="Edit question"
-              title="Edit question"
+              aria-label={`Edit ${noun}`}
+              title={`Edit ${noun}`}
               onClick={onEdit}
             >
               <Pencil aria-hidden="true" />
@@ -61,48 +71,74 @@ export function QuestionCard({ question, own, due, onEdit }: QuestionCardProps) 
           {!own && question.isPublic && (
             <span data-testid="contributor">Contributed by {question.contributor}</span>
           )}
+          {question.source && <span data-testid="question-source">From {question.source}</span>}
         </div>
-        <p className="leading-relaxed break-words whitespace-pre-line" data-testid="question-text">
-          {question.text}
-        </p>
-        {question.instructions.trim() && question.questionType !== "standard" && (
-          <p className="text-sm font-medium text-info-soft-foreground">{question.instructions}</p>
-        )}
-        <ul className="grid gap-1.5" aria-label="Options">
-          {shownOptions(question.options).map(([letter, text]) => {
-            const isCorrect = correct.has(letter);
-            return (
-              <li
-                key={letter}
-                data-correct={isCorrect || undefined}
-                className={cn(
-                  "flex items-start gap-2 rounded-md border px-3 py-2 text-sm",
-                  isCorrect
-                    ? "border-success/40 bg-success-soft text-success-soft-foreground"
-                    : "border-border",
-                )}
-              >
-                <span className="font-semibold">{letter}.</span>
-                <span className="min-w-0 flex-1 break-words whitespace-pre-line">{text}</span>
-                {isCorrect && (
-                  <>
-                    <Check className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
-                    <span className="sr-only">(correct answer)</span>
-                  </>
-                )}
-              </li>
-            );
-          })}
-        </ul>
-        {question.explanation.trim() && (
-          <div className="rounded-md bg-muted px-3 py-2 text-sm">
-            <p className="font-medium">Explanation</p>
-            <p className="break-words whitespace-pre-line text-muted-foreground">
-              {question.explanation}
-            </p>
-          </div>
+        {flashcard ? (
+          <FlashcardSides question={question} />
+        ) : (
+          <MultipleChoice question={question} correct={correct} />
         )}
       </CardContent>
     </Card>
+  );
+}
+
+function FlashcardSides({ question }: { question: QuestionJson }) {
+  return (
+    <>
+      <RichContent html={question.text} data-testid="question-text" />
+      <div className="rounded-md border px-3 py-2 text-sm">
+        <p className="font-medium">Back</p>
+        <RichContent html={question.back} data-testid="flashcard-back" />
+      </div>
+    </>
+  );
+}
+
+function MultipleChoice({ question, correct }: { question: QuestionJson; correct: Set<string> }) {
+  return (
+    <>
+      <p className="leading-relaxed break-words whitespace-pre-line" data-testid="question-text">
+        {question.text}
+      </p>
+      <QuestionImages images={question.images} />
+      {question.instructions.trim() && question.questionType !== "standard" && (
+        <p className="text-sm font-medium text-info-soft-foreground">{question.instructions}</p>
+      )}
+      <ul className="grid gap-1.5" aria-label="Options">
+        {shownOptions(question.options).map(([letter, text]) => {
+          const isCorrect = correct.has(letter);
+          return (
+            <li
+              key={letter}
+              data-correct={isCorrect || undefined}
+              className={cn(
+                "flex items-start gap-2 rounded-md border px-3 py-2 text-sm",
+                isCorrect
+                  ? "border-success/40 bg-success-soft text-success-soft-foreground"
+                  : "border-border",
+              )}
+            >
+              <span className="font-semibold">{letter}.</span>
+              <span className="min-w-0 flex-1 break-words whitespace-pre-line">{text}</span>
+              {isCorrect && (
+                <>
+                  <Check className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
+                  <span className="sr-only">(correct answer)</span>
+                </>
+              )}
+            </li>
+          );
+        })}
+      </ul>
+      {question.explanation.trim() && (
+        <div className="rounded-md bg-muted px-3 py-2 text-sm">
+          <p className="font-medium">Explanation</p>
+          <p className="break-words whitespace-pre-line text-muted-foreground">
+            {question.explanation}
+          </p>
+        </div>
+      )}
+    </>
   );
 }

@@ -65,14 +65,14 @@ const TYPE_OPTIONS: SelectOption[] = QUESTION_TYPES.map((t) => ({
   value: t,
   label: TYPE_LABELS[t],
 }));
-const PART_OPTIONS: SelectOption[] = [
+export const PART_OPTIONS: SelectOption[] = [
   { value: "1", label: "Part 1" },
   { value: "2", label: "Part 2" },
 ];
 /** Radix reserves '' for "nothing chosen": the empty category needs a value of its own. */
-const NO_CATEGORY = "__uncategorized__";
+export const NO_CATEGORY = "__uncategorized__";
 
-function categoryOptions(current: string): SelectOption[] {
+export function categoryOptions(current: string): SelectOption[] {
   const list: SelectOption[] = [{ value: NO_CATEGORY, label: UNCATEGORIZED }];
   const names: string[] = [...CATEGORIES];
   if (current && !names.includes(current)) names.unshift(current);
@@ -391,7 +391,7 @@ export function QuestionFormDialog({
   );
 }
 
-function Field({
+export function Field({
   label,
   htmlFor,
   children,

@@ -1,0 +1,339 @@
+import { Bold, Italic, List, Subscript, Superscript, Trash2, Underline } from "lucide-react";
+import { useEffect, useId, useRef, useState, type ReactNode } from "react";
+import { LIMITS, SUCCESS_CLOSE_DELAY_MS, yearChoices } from "@/core/constants";
+import { Alert } from "@/web/components/ui/alert";
+import { Button } from "@/web/components/ui/button";
+import { Checkbox } from "@/web/components/ui/checkbox";
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+  useConfirm,
+} from "@/web/components/ui/dialog";
+import { Input } from "@/web/components/ui/input";
+import { Label } from "@/web/components/ui/label";
+import { OptionSelect } from "@/web/components/ui/select";
+import { Textarea } from "@/web/components/ui/textarea";
+import { errorMessage, trpc } from "@/web/lib/trpc";
+import {
+  emptyFlashcardDraft,
+  flashcardDraftError,
+  flashcardDraftFrom,
+  flashcardPayload,
+  wrapSelection,
+  type FlashcardDraft,
+  type FormatTag,
+} from "./flashcard-draft";
+import {
+  categoryOptions,
+  Field,
+  NO_CATEGORY,
+  PART_OPTIONS,
+  type QuestionJson,
+} from "./question-form-dialog";
+import { RichContent } from "./rich-content";
+
+export const FLASHCARD_FORM_TEXT = {
+  EDIT_TITLE: "Edit Flashcard",
+  NEW_TITLE: "New Flashcard",
+  SAVE: "Save Changes",
+  CREATE: "Save Flashcard",
+  UPDATED: "Flashcard updated successfully",
+  CREATED: "Flashcard created successfully",
+  UPDATE_FAILED: "Failed to update flashcard",
+  CREATE_FAILED: "Failed to create flashcard",
+  DELETE_FAILED: "Failed to delete flashcard",
+  DELETE_CONFIRM: "Are you sure you want to delete this flashcard?",
+} as const;
+
+const FORMAT_BUTTONS: { tag: FormatTag | "li"; label: string; icon: ReactNode }[] = [
+  { tag: "b", label: "Bold", icon: <Bold aria-hidden="true" /> },
+  { tag: "i", label: "Italic", icon: <Italic aria-hidden="true" /> },
+  { tag: "u", label: "Underline", icon: <Underline aria-hidden="true" /> },
+  { tag: "sup", label: "Superscript", icon: <Superscript aria-hidden="true" /> },
+  { tag: "sub", label: "Subscript", icon: <Subscript aria-hidden="true" /> },
+  { tag: "li", label: "Bulleted list", icon: <List aria-hidden="true" /> },
+];
+
+interface FlashcardFormDialogProps {
+  /** The flashcard to edit, or null for 'New Flashcard'. */
+  flashcard: QuestionJson | null;
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  defaultPublic: boolean;
+  onSaved: (question: QuestionJson) => void;
+  onDeleted?: (id: string) => void;
+}
+
+/**
+ * The flashcard editor (issue 17): front and back as the HTML the card keeps, with buttons for bold,
+ * italic, underline, super/subscript and lists, and a preview of each side as Study shows it. The server
+ * sanitizes both sides with the same rules the preview uses, so what is previewed is what is saved.
+ * Images come with imported cards (`<img src="…">` keeps them; deleting the tag removes the image).
+ */
+export function FlashcardFormDialog({
+  flashcard,
+  open,
+  onOpenChange,
+  defaultPublic,
+  onSaved,
+  onDeleted,
+}: FlashcardFormDialogProps) {
+  const [draft, setDraft] = useState<FlashcardDraft>(() =>
+    flashcard ? flashcardDraftFrom(flashcard) : emptyFlashcardDraft(new Date(), defaultPublic),
+  );
+  const [message, setMessage] = useState<{ type: "success" | "error"; text: string } | null>(null);
+  const [saved, setSaved] = useState(false);
+  const timer = useRef<number | undefined>(undefined);
+  const create = trpc.questions.createFlashcard.useMutation();
+  const update = trpc.questions.update.useMutation();
+  const remove = trpc.questions.delete.useMutation();
+  const { confirm, dialog: confirmDialog } = useConfirm();
+  const id = useId();
+  const isNew = flashcard === null;
+
+  useEffect(() => () => window.clearTimeout(timer.current), []);
+
+  const set = <K extends keyof FlashcardDraft>(key: K, value: FlashcardDraft[K]) =>
+    setDraft((d) => ({ ...d, [key]: value }));
+
+  const save = async () => {
+    setMessage(null);
+    const problem = flashcardDraftError(draft);
+    if (problem) {
+      setMessage({ type: "error", text: problem });
+      return;
+    }
+    const payload = flashcardPayload(draft);
+    try {
+      const result = isNew
+        ? await create.mutateAsync(payload)
+        : await update.mutateAsync({ id: flashcard._id, data: payload as never });
+      setSaved(true);
+      setMessage({
+        type: "success",
+        text: isNew ? FLASHCARD_FORM_TEXT.CREATED : FLASHCARD_FORM_TEXT.UPDATED,
+      });
+      timer.current = window.setTimeout(() => {
+        onSaved(result);
+        onOpenChange(false);
+      }, SUCCESS_CLOSE_DELAY_MS);
+    } catch (error) {
+      setMessage({
+        type: "error",
+        text: errorMessage(
+          error,
+          isNew ? FLASHCARD_FORM_TEXT.CREATE_FAILED : FLASHCARD_FORM_TEXT.UPDATE_FAILED,
+        ),
+      });
+    }
+  };
+
+  const deleteCard = async () => {
+    if (isNew) return;
+    const sure = await confirm({
+      title: FLASHCARD_FORM_TEXT.DELETE_CONFIRM,
+      description: "This cannot be undone.",
+      confirmLabel: "Delete",
+      destructive: true,
+    });
+    if (!sure) return;
+    setMessage(null);
+    try {
+      await remove.mutateAsync({ id: flashcard._id });
+      onDeleted?.(flashcard._id);
+      onOpenChange(false);
+    } catch (error) {
+      setMessage({ type: "error", text: errorMessage(error, FLASHCARD_FORM_TEXT.DELETE_FAILED) });
+    }
+  };
+
+  const busy = create.isPending || update.isPending || remove.isPending || saved;
+  const years = yearChoices(new Date(), flashcard?.year).map((y) => ({
+    value: String(y),
+    label: String(y),
+  }));
+
+  return (
+    <Dialog open={open} onOpenChange={(next) => !busy && onOpenChange(next)}>
+      <DialogContent showClose={false} className="max-w-2xl" aria-describedby={`${id}-desc`}>
+        <DialogHeader>
+          <DialogTitle>
+            {isNew ? FLASHCARD_FORM_TEXT.NEW_TITLE : FLASHCARD_FORM_TEXT.EDIT_TITLE}
+          </DialogTitle>
+          <DialogDescription id={`${id}-desc`}>
+            A front and a back, rated Again, Hard, Good or Easy when studied.
+          </DialogDescription>
+        </DialogHeader>
+
+        <form
+          className="grid gap-4"
+          onSubmit={(event) => {
+            event.preventDefault();
+            void save();
+          }}
+        >
+          <SideEditor
+            id={`${id}-front`}
+            label="Front"
+            value={draft.front}
+            onChange={(v) => set("front", v)}
+          />
+          <SideEditor
+            id={`${id}-back`}
+            label="Back"
+            value={draft.back}
+            onChange={(v) => set("back", v)}
+          />
+
+          <div className="grid grid-cols-1 gap-4 min-[420px]:grid-cols-3">
+            <Field label="Part" htmlFor={`${id}-part`}>
+              <OptionSelect
+                id={`${id}-part`}
+                value={draft.part}
+                onValueChange={(v) => set("part", v === "2" ? "2" : "1")}
+                options={PART_OPTIONS}
+              />
+            </Field>
+            <Field label="Year" htmlFor={`${id}-year`}>
+              <OptionSelect
+                id={`${id}-year`}
+                value={String(draft.year)}
+                onValueChange={(v) => set("year", Number(v))}
+                options={years}
+              />
+            </Field>
+            <Field label="Category" htmlFor={`${id}-category`}>
+              <OptionSelect
+                id={`${id}-category`}
+                value={draft.category || NO_CATEGORY}
+                onValueChange={(v) => set("category", v === NO_CATEGORY ? "" : v)}
+                options={categoryOptions(draft.category)}
+              />
+            </Field>
+          </div>
+
+          <Field label="Source" htmlFor={`${id}-source`}>
+            <Input
+              id={`${id}-source`}
+              placeholder="e.g. the Anki deck it came from"
+              maxLength={LIMITS.SOURCE}
+              value={draft.source}
+              onChange={(e) => set("source", e.target.value)}
+            />
+          </Field>
+
+          <div className="flex min-h-11 items-center gap-3">
+            <Checkbox
+              id={`${id}-public`}
+              checked={draft.isPublic}
+              onCheckedChange={(v) => set("isPublic", v === true)}
+            />
+            <Label htmlFor={`${id}-public`}>Public (visible to all users)</Label>
+          </div>
+
+          {message && (
+            <Alert
+              type={message.type}
+              onClose={() => setMessage(null)}
+              autoCloseMs={message.type === "success" ? null : undefined}
+            >
+              {message.text}
+            </Alert>
+          )}
+
+          <DialogFooter className="sm:justify-between">
+            {!isNew ? (
+              <Button
+                variant="destructive"
+                onClick={() => void deleteCard()}
+                disabled={busy}
+                busy={remove.isPending}
+              >
+                <Trash2 aria-hidden="true" />
+                Delete
+              </Button>
+            ) : (
+              <span />
+            )}
+            <div className="flex flex-col-reverse gap-2 sm:flex-row">
+              <Button variant="outline" onClick={() => onOpenChange(false)} disabled={busy}>
+                Cancel
+              </Button>
+              <Button type="submit" busy={create.isPending || update.isPending} disabled={busy}>
+                {isNew ? FLASHCARD_FORM_TEXT.CREATE : FLASHCARD_FORM_TEXT.SAVE}
+              </Button>
+            </div>
+          </DialogFooter>
+        </form>
+        {confirmDialog}
+      </DialogContent>
+    </Dialog>
+  );
+}
+
+/** One side: formatting buttons, the HTML, and the side as it will show. */
+function SideEditor({
+  id,
+  label,
+  value,
+  onChange,
+}: {
+  id: string;
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+}) {
+  const area = useRef<HTMLTextAreaElement>(null);
+  const format = (tag: FormatTag | "li") => {
+    const node = area.current;
+    if (!node) return;
+    const out = wrapSelection(value, node.selectionStart, node.selectionEnd, tag);
+    onChange(out.value);
+    // After React writes the new value: select the same text, inside its tags.
+    requestAnimationFrame(() => {
+      node.focus();
+      node.setSelectionRange(out.start, out.end);
+    });
+  };
+  return (
+    <div className="grid gap-2" data-testid={`flashcard-${label.toLowerCase()}`}>
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <Label htmlFor={id}>{label}</Label>
+        <div role="toolbar" aria-label={`${label} formatting`} className="flex gap-1">
+          {FORMAT_BUTTONS.map((b) => (
+            <Button
+              key={b.tag}
+              type="button"
+              variant="outline"
+              size="icon"
+              aria-label={`${b.label} (${label.toLowerCase()})`}
+              title={b.label}
+              onClick={() => format(b.tag)}
+            >
+              {b.icon}
+            </Button>
+          ))}
+        </div>
+      </div>
+      <Textarea
+        id={id}
+        ref={area}
+        rows={3}
+        className="font-mono text-sm"
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+      />
+      <div className="rounded-md border border-dashed px-3 py-2" aria-label={`${label} preview`}>
+        {value.trim() ? (
+          <RichContent html={value} data-testid={`flashcard-${label.toLowerCase()}-preview`} />
+        ) : (
+          <p className="text-sm text-muted-foreground">The {label.toLowerCase()} shows here.</p>
+        )}
+      </div>
+    </div>
+  );
+}
