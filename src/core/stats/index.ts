@@ -316,6 +316,121 @@ export function computeStudyStats(
   };
 }
 
+// ---------------------------------------------------------------------------------------------
+// The same statistics from maintained figures (issue 20, decision 220)
+
+/** Length of the buckets the server keeps answers and session starts in: a UTC quarter hour. */
+export const ROLLUP_QUARTER_MS = QUARTER_HOUR_MS;
+
+/**
+ * The day (in `timeZone`) every instant of the quarter hour starting at `quarterStartMs` falls on, as
+ * `localDayKey` reads each of them; null when they do not all fall on one day (an offset that is not a
+ * whole number of quarter hours, or a change of offset inside the quarter): such a quarter's answers
+ * are then read one by one.
+ */
+export function quarterDayKey(quarterStartMs: number, timeZone: string): string | null {
+  const zone = resolveTimeZone(timeZone);
+  if (!Number.isFinite(quarterStartMs) || quarterStartMs % QUARTER_HOUR_MS !== 0) return null;
+  const offset = quarterOffset(zone, quarterStartMs / QUARTER_HOUR_MS);
+  if (offset === null) return null;
+  const first = new Date(quarterStartMs + offset).toISOString().slice(0, 10);
+  const last = new Date(quarterStartMs + QUARTER_HOUR_MS - 1 + offset).toISOString().slice(0, 10);
+  return first === last ? first : null;
+}
+
+/** Counted answers and study-session starts of one user, as the server keeps them. */
+export interface StudyRollups {
+  /** Per stored category (the category at answer time). */
+  categories: readonly { category: string; answered: number; correct: number }[];
+  /** Per UTC quarter hour, by its start (ms since the epoch). */
+  quarters: readonly { quarter: number; answered: number; sessions: number }[];
+  /**
+   * One entry per answer (answered 1) or session start (sessions 1) in the quarters that
+   * `quartersReadOneByOne` named for this time zone; those quarters' sums are then not used.
+   */
+  oneByOne?: readonly { at: Date; answered: number; sessions: number }[];
+  /**
+   * Enough of the newest answers for `recentPerformance`, in the log's order (oldest first; among
+   * equal times as the log holds them).
+   */
+  recent: readonly Review[];
+}
+
+/** The quarters (by start) whose answers must be read one by one for `timeZone`'s days. */
+export function quartersReadOneByOne(
+  quarters: readonly { quarter: number }[],
+  timeZone: string,
+): number[] {
+  return quarters.filter((q) => quarterDayKey(q.quarter, timeZone) === null).map((q) => q.quarter);
+}
+
+/** `computeStudyStats` of the whole log, from the kept figures alone: the same result. */
+export function studyStatsFromRollups(
+  rollups: StudyRollups,
+  { timeZone, now }: { timeZone: string; now: Date },
+): StudyStats {
+  const zone = resolveTimeZone(timeZone);
+  const todayKey = localDayKey(now, zone);
+  const history = new Map<string, StudyHistoryEntry>();
+  const add = (date: string, answered: number, sessions: number) => {
+    if (answered === 0 && sessions === 0) return;
+    let entry = history.get(date);
+    if (!entry) {
+      entry = { date, sessionsCount: 0, questionsStudied: 0 };
+      history.set(date, entry);
+    }
+    entry.questionsStudied += answered;
+    entry.sessionsCount += sessions;
+  };
+  for (const q of rollups.quarters) {
+    const day = quarterDayKey(q.quarter, zone);
+    if (day !== null) add(day, q.answered, q.sessions);
+  }
+  for (const one of rollups.oneByOne ?? []) add(localDayKey(one.at, zone), one.answered, one.sessions);
+
+  let totalStudied = 0;
+  let correctAnswers = 0;
+  const categories = new Map<string, { total: number; correct: number }>();
+  for (const row of rollups.categories) {
+    if (row.answered === 0) continue;
+    totalStudied += row.answered;
+    correctAnswers += row.correct;
+    const name = categoryLabel(row.category);
+    const cat = categories.get(name) ?? { total: 0, correct: 0 };
+    cat.total += row.answered;
+    cat.correct += row.correct;
+    categories.set(name, cat);
+  }
+  const categoryPerformance: Record<string, CategoryPerformance> = {};
+  for (const [name, { total, correct }] of categories) {
+    Object.defineProperty(categoryPerformance, name, {
+      value: { total, correct, accuracy: percent(correct, total) },
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  }
+  const studyHistory = [...history.values()].sort((a, b) =>
+    a.date < b.date ? -1 : a.date > b.date ? 1 : 0,
+  );
+  const pastDays = studyHistory.map((h) => h.date).filter((d) => d <= todayKey);
+  const { weakest, strongest } = categoryExtremes(categories);
+  return {
+    totalStudied,
+    correctAnswers,
+    incorrectAnswers: totalStudied - correctAnswers,
+    masteryLevel: percent(correctAnswers, totalStudied),
+    streakDays: computeStreak(pastDays, todayKey),
+    lastStudyDate: pastDays.at(-1) ?? null,
+    studyHistory,
+    categoryPerformance,
+    recentPerformance: recentPerformance(rollups.recent),
+    weakestCategories: weakest,
+    strongestCategories: strongest,
+    answeredToday: history.get(todayKey)?.questionsStudied ?? 0,
+  };
+}
+
 /** The latest answers, newest first; among equal times the one logged later counts as newer. */
 export function recentPerformance(
   reviews: readonly Review[],

@@ -165,6 +165,8 @@ export const examAnswers = pgTable(
   (t) => [
     primaryKey({ columns: [t.examId, t.questionId] }),
     index("exam_answers_user_answered_idx").on(t.userId, t.answeredAt),
+    // The week ranking's answers of the last minutes before its window (decision 220).
+    index("exam_answers_answered_at_idx").on(t.answeredAt),
     index("exam_answers_question_idx").on(t.questionId),
   ],
 );

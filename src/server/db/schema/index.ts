@@ -5,3 +5,4 @@ export * from "./scores";
 export * from "./answer-keys";
 export * from "./exams";
 export * from "./media";
+export * from "./stats";

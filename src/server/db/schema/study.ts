@@ -92,6 +92,8 @@ export const reviews = pgTable(
   },
   (t) => [
     index("reviews_user_reviewed_idx").on(t.userId, t.reviewedAt),
+    // The week ranking reads every user's answers of the last minutes before its window (decision 220).
+    index("reviews_reviewed_at_idx").on(t.reviewedAt),
     uniqueIndex("reviews_user_client_id_idx")
       .on(t.userId, t.clientId)
       .where(sql`${t.clientId} IS NOT NULL`),

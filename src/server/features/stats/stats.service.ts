@@ -1,20 +1,20 @@
-import { and, asc, count, eq, sql } from "drizzle-orm";
+import { and, asc, count, eq } from "drizzle-orm";
 import { DASHBOARD_TOP_CATEGORIES, RANKING_MIN_COHORT } from "../../../core/constants";
 import {
   categoryLabel,
   computeSessionStats,
-  computeStudyStats,
   percent,
   percentileRank,
   type SessionStats,
+  studyStatsFromRollups,
   type StudyStats,
 } from "../../../core/stats";
 import type { Db } from "../../db/client";
-import { questions, reviews, studySessions, users } from "../../db/schema";
+import { questions, reviews, studySessions } from "../../db/schema";
 import { notFound } from "../../errors";
 import { masteredCategoryCounts, visibleCategoryCounts } from "../questions/questions.service";
 import { dueByCategory, STUDY_SESSION_NOT_FOUND } from "../study/study.service";
-import { answerCountsByUser, answerLog } from "./answer-log";
+import { advanceAnswerWindow, cohortFromRollups, loadStudyRollups } from "./rollups";
 
 export interface CategoryProgress {
   name: string;
@@ -50,13 +50,10 @@ export async function studySummary(
   opts: { userId: string; timeZone: string; now: Date },
 ): Promise<StudySummary> {
   const { userId, timeZone, now } = opts;
-  // Study reviews and exam answers alike (decision 170).
-  const log = await answerLog(db, userId);
-  const sessions = await db
-    .select({ startedAt: studySessions.startedAt })
-    .from(studySessions)
-    .where(eq(studySessions.userId, userId));
-  const stats = computeStudyStats(log, { timeZone, now, sessions });
+  // Study reviews and exam answers alike (decision 170), from the figures kept as they arrive
+  // (decision 220): the same numbers as computeStudyStats over the whole log (stats-rollups.test.ts).
+  const rollups = await loadStudyRollups(db, { userId, timeZone });
+  const stats = studyStatsFromRollups(rollups, { timeZone, now });
 
   // Totals per category without counting the public bank (visibleCategoryCounts reads the counts
   // the triggers keep); own questions from the creator index.
@@ -193,13 +190,11 @@ interface Scored {
   correct: number;
 }
 
-async function cohortScores(db: Db, viewerId: string, since: Date | null): Promise<Scored[]> {
-  // Study reviews and exam answers alike (decision 170).
-  const rows = await answerCountsByUser(db, {
-    who: sql`(${users.shareUsageData} or ${users.id} = ${viewerId})`,
-    since,
-  });
-  return rows.sort((a, b) => b.answered - a.answered);
+/** Most answers first; the rankings' mean adds the scores in this order. */
+export function byAnswered(members: Scored[]): Scored[] {
+  return members.sort(
+    (a, b) => b.answered - a.answered || (a.userId < b.userId ? -1 : a.userId > b.userId ? 1 : 0),
+  );
 }
 
 const scoreOf = (s: Scored) => (s.correct / s.answered) * 100;
@@ -241,10 +236,11 @@ export async function comparativeStats(
 ): Promise<ComparativeData> {
   const { userId, pgyLevel, now } = opts;
   const since = new Date(now.getTime() - RANKING_WINDOW_DAYS * 86_400_000);
-  const [allTime, week] = [
-    await cohortScores(db, userId, null),
-    await cohortScores(db, userId, since),
-  ];
+  // Study reviews and exam answers alike (decision 170), from the kept figures (decision 220).
+  const cohort = await cohortFromRollups(db, { viewerId: userId, since });
+  await advanceAnswerWindow(db, { since, windowStart: cohort.windowStart });
+  const allTime = byAnswered(cohort.allTime);
+  const week = byAnswered(cohort.since);
   const sameLevel = pgyLevel
     ? allTime.filter((m) => m.pgyLevel === pgyLevel || m.userId === userId)
     : allTime.filter((m) => m.userId === userId);
