@@ -386,7 +386,8 @@ export function studyStatsFromRollups(
     const day = quarterDayKey(q.quarter, zone);
     if (day !== null) add(day, q.answered, q.sessions);
   }
-  for (const one of rollups.oneByOne ?? []) add(localDayKey(one.at, zone), one.answered, one.sessions);
+  for (const one of rollups.oneByOne ?? [])
+    add(localDayKey(one.at, zone), one.answered, one.sessions);
 
   let totalStudied = 0;
   let correctAnswers = 0;

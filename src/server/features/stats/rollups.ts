@@ -125,7 +125,9 @@ async function loadQuarters(db: Db, userId: string, starts: readonly number[]) {
     .select({ at: examAnswers.answeredAt })
     .from(examAnswers)
     .innerJoin(exams, eq(exams.id, examAnswers.examId))
-    .where(and(eq(examAnswers.userId, userId), examAnswerCounts, inQuarter(examAnswers.answeredAt)));
+    .where(
+      and(eq(examAnswers.userId, userId), examAnswerCounts, inQuarter(examAnswers.answeredAt)),
+    );
   const sessions = await queryRows<{ at: string | Date }>(
     db,
     sql`select started_at as at from study_sessions where user_id = ${userId} and ${inQuarter(sql.raw("started_at"))}`,

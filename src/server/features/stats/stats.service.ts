@@ -234,13 +234,29 @@ export async function comparativeStats(
   db: Db,
   opts: { userId: string; pgyLevel: string; now: Date },
 ): Promise<ComparativeData> {
-  const { userId, pgyLevel, now } = opts;
-  const since = new Date(now.getTime() - RANKING_WINDOW_DAYS * 86_400_000);
+  const since = rankingSince(opts.now);
   // Study reviews and exam answers alike (decision 170), from the kept figures (decision 220).
-  const cohort = await cohortFromRollups(db, { viewerId: userId, since });
+  const cohort = await cohortFromRollups(db, { viewerId: opts.userId, since });
   await advanceAnswerWindow(db, { since, windowStart: cohort.windowStart });
-  const allTime = byAnswered(cohort.allTime);
-  const week = byAnswered(cohort.since);
+  return rankings({ ...opts, since, allTime: cohort.allTime, week: cohort.since });
+}
+
+/** Where the week ranking starts for a request at `now`. */
+export function rankingSince(now: Date): Date {
+  return new Date(now.getTime() - RANKING_WINDOW_DAYS * 86_400_000);
+}
+
+/** The three rankings from the cohort's all-time and weekly figures (any order). */
+export function rankings(opts: {
+  userId: string;
+  pgyLevel: string;
+  since: Date;
+  allTime: Scored[];
+  week: Scored[];
+}): ComparativeData {
+  const { userId, pgyLevel, since } = opts;
+  const allTime = byAnswered(opts.allTime);
+  const week = byAnswered(opts.week);
   const sameLevel = pgyLevel
     ? allTime.filter((m) => m.pgyLevel === pgyLevel || m.userId === userId)
     : allTime.filter((m) => m.userId === userId);

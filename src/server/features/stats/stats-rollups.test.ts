@@ -1,0 +1,519 @@
+/**
+ * Issue 20 item 2 (decision 220): the dashboard and the rankings read figures that drizzle/0021's
+ * triggers keep as answers arrive. These tests hold them to the computation they replaced — the whole
+ * review log read per request (answerLog + computeStudyStats, answerCountsByUser per cohort), kept
+ * here as the oracle — on random histories, on whichever database the suite runs on (PGlite, or
+ * PostgreSQL with TEST_DATABASE_URL).
+ */
+import { and, eq, inArray, sql } from "drizzle-orm";
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { computeStudyStats } from "../../../core/stats";
+import type { Db } from "../../db/client";
+import { queryRows } from "../../db/raw";
+import { examAnswers, exams, questions, reviews, studySessions, users } from "../../db/schema";
+import { createHarness, type Harness } from "../../test/harness";
+import { addQuestion } from "../study/test-fixtures";
+import { deleteAccount, resetStudyProgress } from "../users/users.service";
+import { answerCountsByUser, answerLog } from "./answer-log";
+import { loadStudyRollups } from "./rollups";
+import {
+  comparativeStats,
+  rankingSince,
+  rankings,
+  studySummary,
+  type ComparativeData,
+} from "./stats.service";
+import { studyStatsFromRollups } from "../../../core/stats";
+
+let h: Harness;
+beforeAll(async () => {
+  h = await createHarness();
+});
+afterAll(async () => {
+  await h.close();
+});
+
+const DAY = 86_400_000;
+const QUARTER = 15 * 60_000;
+/** A fixed "now" near the real one, so the window the migration started is in play. */
+const BASE = Math.floor(Date.now() / QUARTER) * QUARTER;
+
+// ---------------------------------------------------------------------------------------------------
+// The oracle: today's computation before issue 20, from the whole log.
+
+async function oracleStudyStats(db: Db, userId: string, timeZone: string, now: Date) {
+  const log = await answerLog(db, userId);
+  const sessions = await db
+    .select({ startedAt: studySessions.startedAt })
+    .from(studySessions)
+    .where(eq(studySessions.userId, userId));
+  return computeStudyStats(log, { timeZone, now, sessions });
+}
+
+/** The rankings from the whole log: answerCountsByUser over the cohort, all-time and since a week. */
+async function oracleComparative(
+  db: Db,
+  opts: { userId: string; pgyLevel: string; now: Date },
+): Promise<ComparativeData> {
+  const since = rankingSince(opts.now);
+  const cohort = (from: Date | null) =>
+    answerCountsByUser(db, {
+      who: sql`(${users.shareUsageData} or ${users.id} = ${opts.userId})`,
+      since: from,
+    });
+  return rankings({ ...opts, since, allTime: await cohort(null), week: await cohort(since) });
+}
+
+/** Every kept table recomputed from the log, against what the triggers left (rows at 0 skipped). */
+async function expectRollupsMatchLog(db: Db) {
+  const counted = sql`(
+    select user_id, category, reviewed_at as at, is_correct from reviews where exam_id is null
+    union all
+    select a.user_id, a.category, a.answered_at, a.is_correct from exam_answers a join exams e on e.id = a.exam_id
+    where e.status <> 'in_progress' and cardinality(a.selected) > 0 and a.answered_at is not null
+  )`;
+  const q = (s: string) =>
+    sql`date_bin('15 minutes', ${sql.raw(s)}, timestamptz '2000-01-01 00:00:00+00')`;
+  const pairs: [string, ReturnType<typeof sql>, ReturnType<typeof sql>][] = [
+    [
+      "answer_totals",
+      sql`select user_id::text k, answered a, correct c from answer_totals where answered <> 0 or correct <> 0`,
+      sql`select user_id::text k, count(*)::int a, count(*) filter (where is_correct)::int c from ${counted} x group by user_id`,
+    ],
+    [
+      "answer_category_totals",
+      sql`select user_id::text || '|' || category k, answered a, correct c from answer_category_totals where answered <> 0 or correct <> 0`,
+      sql`select user_id::text || '|' || category k, count(*)::int a, count(*) filter (where is_correct)::int c from ${counted} x group by user_id, category`,
+    ],
+    [
+      "answer_quarters",
+      sql`select user_id::text || '|' || quarter::text k, answered a, correct c, sessions s from answer_quarters where answered <> 0 or correct <> 0 or sessions <> 0`,
+      sql`select k, sum(a)::int a, sum(c)::int c, sum(s)::int s from (
+            select user_id::text || '|' || ${q("at")}::text k, 1 a, is_correct::int c, 0 s from ${counted} x
+            union all select user_id::text || '|' || ${q("started_at")}::text, 0, 0, 1 from study_sessions) y group by k`,
+    ],
+    [
+      "answer_window",
+      sql`select user_id::text k, answered a, correct c from answer_window where answered <> 0 or correct <> 0`,
+      sql`select user_id::text k, count(*)::int a, count(*) filter (where is_correct)::int c from ${counted} x
+          where at >= (select start_at from answer_window_start) group by user_id`,
+    ],
+  ];
+  for (const [name, kept, fromLog] of pairs) {
+    const sort = (rows: { k: string }[]) => rows.map((r) => JSON.stringify(r)).sort();
+    expect(sort(await queryRows(db, kept)), name).toEqual(sort(await queryRows(db, fromLog)));
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Random histories
+
+const CATEGORIES = ["Neuroscience", "", "Uncategorized", " Psychiatry ", "Psychiatry", "__proto__"];
+const ZONES = [
+  "UTC",
+  "America/New_York",
+  "Asia/Kathmandu", // +5:45
+  "Australia/Lord_Howe", // a half-hour change of offset
+  "Pacific/Chatham", // +12:45 / +13:45
+  "America/St_Johns", // -3:30
+  "Africa/Monrovia", // -0:44:30 until 1972: quarters that straddle midnight
+  "Europe/Amsterdam",
+];
+/** Instants from old offsets that are not whole quarter hours, around local midnight. */
+const OLD_INSTANTS = [
+  Date.parse("1971-06-01T00:44:30Z"),
+  Date.parse("1971-06-02T00:44:30Z"),
+  Date.parse("1930-06-01T22:40:28Z"),
+];
+
+const instant = fc.oneof(
+  { weight: 6, arbitrary: fc.integer({ min: -12 * DAY, max: 2 * DAY }).map((d) => BASE + d) },
+  {
+    // On and around quarter-hour boundaries, where the buckets split.
+    weight: 3,
+    arbitrary: fc
+      .tuple(fc.integer({ min: -12 * 96, max: 2 * 96 }), fc.constantFrom(-1, 0, 1, QUARTER - 1))
+      .map(([k, ms]) => BASE + k * QUARTER + ms),
+  },
+  {
+    weight: 1,
+    arbitrary: fc
+      .tuple(
+        fc.constantFrom(...OLD_INSTANTS),
+        fc.constantFrom(-20 * 60_000, -31_000, -1, 0, 1, 29_000, 31_000, 20 * 60_000),
+      )
+      .map(([t, d]) => t + d),
+  },
+);
+
+const USERS = 7;
+const QUESTIONS = 6;
+const userIx = fc.integer({ min: 0, max: USERS - 1 });
+const otherIx = fc.integer({ min: 1, max: USERS - 1 });
+const questionIx = fc.integer({ min: 0, max: QUESTIONS - 1 });
+const category = fc.constantFrom(...CATEGORIES);
+
+const answerItem = fc.record({ q: questionIx, correct: fc.boolean(), at: instant, category });
+
+type AnswerItem = { q: number; correct: boolean; at: number; category: string };
+type Op =
+  | {
+      kind: "answers";
+      user: number;
+      items: AnswerItem[];
+      oneStatement: boolean;
+    }
+  | {
+      kind: "exam";
+      user: number;
+      answers: {
+        q: number;
+        correct: boolean;
+        at: number;
+        chosen: boolean;
+        timed: boolean;
+        category: string;
+      }[];
+      status: "in_progress" | "submitted" | "expired";
+      lapse: boolean;
+      remove: boolean;
+    }
+  | { kind: "session"; user: number; at: number }
+  | { kind: "deleteReview"; pick: number }
+  | { kind: "updateReview"; pick: number; correct: boolean; at: number; category: string }
+  | { kind: "deleteSession"; user: number }
+  | { kind: "deleteQuestion"; q: number }
+  | { kind: "profile"; user: number; share: boolean; pgy: string }
+  | { kind: "reset"; user: number }
+  | { kind: "deleteUser"; user: number };
+
+const op: fc.Arbitrary<Op> = fc.oneof(
+  {
+    weight: 8,
+    arbitrary: fc.record({
+      kind: fc.constant("answers" as const),
+      user: userIx,
+      items: fc.array(answerItem, { minLength: 1, maxLength: 6 }),
+      oneStatement: fc.boolean(),
+    }),
+  },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      kind: fc.constant("exam" as const),
+      user: userIx,
+      answers: fc.uniqueArray(
+        fc.record({
+          q: questionIx,
+          correct: fc.boolean(),
+          at: instant,
+          chosen: fc.boolean(),
+          timed: fc.boolean(),
+          category,
+        }),
+        { selector: (a) => a.q, maxLength: 5 },
+      ),
+      status: fc.constantFrom("in_progress" as const, "submitted" as const, "expired" as const),
+      lapse: fc.boolean(),
+      remove: fc.boolean(),
+    }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({ kind: fc.constant("session" as const), user: userIx, at: instant }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({ kind: fc.constant("deleteReview" as const), pick: fc.nat() }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant("updateReview" as const),
+      pick: fc.nat(),
+      correct: fc.boolean(),
+      at: instant,
+      category,
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({ kind: fc.constant("deleteSession" as const), user: userIx }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({ kind: fc.constant("deleteQuestion" as const), q: questionIx }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      kind: fc.constant("profile" as const),
+      user: userIx,
+      share: fc.boolean(),
+      pgy: fc.constantFrom("1", "2", ""),
+    }),
+  },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant("reset" as const), user: otherIx }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant("deleteUser" as const), user: otherIx }) },
+);
+
+let run = 0;
+/** Exam answers of one run get distinct milliseconds: the old log's order among equal ones was the database's. */
+let examTick = 0;
+
+async function play(db: Db, ops: readonly Op[]) {
+  run += 1;
+  const ids: (string | null)[] = [];
+  for (let i = 0; i < USERS; i++) {
+    const [u] = await db
+      .insert(users)
+      .values({
+        username: `rollup${run}_${i}_${Math.random().toString(36).slice(2, 7)}`,
+        email: `rollup${run}_${i}_${Math.random().toString(36).slice(2, 7)}@example.test`,
+        passwordHash: "x",
+        pgyLevel: i % 2 === 0 ? "1" : "2",
+        shareUsageData: i !== 1,
+      })
+      .returning({ id: users.id });
+    ids.push(u!.id);
+  }
+  const qs: (string | null)[] = [];
+  for (let i = 0; i < QUESTIONS; i++)
+    qs.push((await addQuestion(db, ids[0]!, { isPublic: true })).id);
+  const logged: number[] = [];
+  for (const o of ops) {
+    const user = "user" in o ? ids[o.user] : null;
+    if ("user" in o && !user) continue;
+    switch (o.kind) {
+      case "answers": {
+        const rows = o.items
+          .filter((a) => qs[a.q])
+          .map((a) => ({
+            userId: user!,
+            questionId: qs[a.q]!,
+            category: a.category,
+            isCorrect: a.correct,
+            selected: ["B"],
+            timeSpentMs: 1000 + a.q,
+            reviewedAt: new Date(a.at),
+          }));
+        if (rows.length === 0) break;
+        if (o.oneStatement) {
+          const out = await db.insert(reviews).values(rows).returning({ id: reviews.id });
+          logged.push(...out.map((r) => r.id));
+        } else {
+          for (const row of rows) {
+            const [r] = await db.insert(reviews).values(row).returning({ id: reviews.id });
+            logged.push(r!.id);
+          }
+        }
+        break;
+      }
+      case "exam": {
+        const answers = o.answers.filter((a) => qs[a.q]);
+        const [exam] = await db
+          .insert(exams)
+          .values({
+            userId: user!,
+            mode: "timed",
+            requestedSize: answers.length,
+            questionCount: answers.length,
+            part: "1",
+            pool: "all",
+            secondsPerQuestion: 60,
+            seed: 1,
+            startedAt: new Date(BASE),
+          })
+          .returning({ id: exams.id });
+        for (const a of answers) {
+          examTick += 1;
+          await db.insert(examAnswers).values({
+            examId: exam!.id,
+            questionId: qs[a.q]!,
+            userId: user!,
+            selected: a.chosen ? ["A"] : [],
+            isCorrect: a.correct,
+            category: a.category,
+            timeSpentMs: 2000,
+            answeredAt: a.timed ? new Date(a.at + (examTick % 997)) : null,
+          });
+        }
+        if (o.lapse && answers[0]) {
+          const [r] = await db
+            .insert(reviews)
+            .values({
+              userId: user!,
+              questionId: qs[answers[0].q]!,
+              category: answers[0].category,
+              isCorrect: false,
+              reviewedAt: new Date(answers[0].at),
+              examId: exam!.id,
+            })
+            .returning({ id: reviews.id });
+          logged.push(r!.id);
+        }
+        if (o.status !== "in_progress") {
+          await db.update(exams).set({ status: o.status }).where(eq(exams.id, exam!.id));
+        }
+        // Deleting the exam takes its answers away and turns its lapse records into study reviews.
+        if (o.remove) await db.delete(exams).where(eq(exams.id, exam!.id));
+        break;
+      }
+      case "session":
+        await db.insert(studySessions).values({ userId: user!, startedAt: new Date(o.at) });
+        break;
+      case "deleteReview":
+        if (logged.length > 0) {
+          await db.delete(reviews).where(eq(reviews.id, logged[o.pick % logged.length]!));
+        }
+        break;
+      case "updateReview":
+        if (logged.length > 0) {
+          await db
+            .update(reviews)
+            .set({ isCorrect: o.correct, reviewedAt: new Date(o.at), category: o.category })
+            .where(eq(reviews.id, logged[o.pick % logged.length]!));
+        }
+        break;
+      case "deleteSession": {
+        const [s] = await db
+          .select({ id: studySessions.id })
+          .from(studySessions)
+          .where(eq(studySessions.userId, user!))
+          .limit(1);
+        if (s) await db.delete(studySessions).where(eq(studySessions.id, s.id));
+        break;
+      }
+      case "deleteQuestion":
+        if (qs[o.q]) await db.delete(questions).where(eq(questions.id, qs[o.q]!));
+        qs[o.q] = null;
+        break;
+      case "profile":
+        await db
+          .update(users)
+          .set({ shareUsageData: o.share, pgyLevel: o.pgy })
+          .where(eq(users.id, user!));
+        break;
+      case "reset":
+        await resetStudyProgress(db, user!);
+        break;
+      case "deleteUser":
+        if (qs.some(Boolean) && o.user !== 0) {
+          // The questions belong to user 0, who stays.
+          await deleteAccount(db, user!);
+          ids[o.user] = null;
+        }
+        break;
+    }
+  }
+  return ids;
+}
+
+describe("kept figures against the whole-log computation (decision 220)", () => {
+  it("the dashboard's statistics and the three rankings agree on random histories", async () => {
+    const db = h.db.db;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(op, { minLength: 1, maxLength: 25 }),
+        fc.constantFrom(...ZONES),
+        // Always one whose day does not start on a quarter hour (in the past) or not on the hour.
+        fc.constantFrom("Africa/Monrovia", "Asia/Kathmandu", "Australia/Lord_Howe"),
+        fc.integer({ min: -3 * DAY, max: 12 * DAY }),
+        async (ops, zoneA, zoneB, nowOffset) => {
+          const ids = await play(db, ops);
+          await expectRollupsMatchLog(db);
+          const now = new Date(BASE + nowOffset);
+          for (const userId of ids.filter((id): id is string => id !== null).slice(0, 3)) {
+            for (const timeZone of [zoneA, zoneB]) {
+              const kept = studyStatsFromRollups(await loadStudyRollups(db, { userId, timeZone }), {
+                timeZone,
+                now,
+              });
+              expect(kept).toEqual(await oracleStudyStats(db, userId, timeZone, now));
+            }
+          }
+          const viewer = ids[0]!;
+          const [row] = await db.select().from(users).where(eq(users.id, viewer));
+          // Two moments: the window's start moves forward with the first and is behind the second.
+          for (const at of [now, new Date(BASE - 2 * DAY + (nowOffset % QUARTER))]) {
+            const opts = { userId: viewer, pgyLevel: row!.pgyLevel, now: at };
+            expect(await comparativeStats(db, opts)).toEqual(await oracleComparative(db, opts));
+          }
+          await expectRollupsMatchLog(db);
+        },
+      ),
+      { numRuns: 25, seed: 2_220, endOnFailure: true },
+    );
+  }, 600_000);
+
+  it("stats.summary shows the whole-log figures for a user with reviews, exam answers and sessions", async () => {
+    const db = h.db.db;
+    const [ids] = [await play(db, [])];
+    const me = ids[0]!;
+    const q = await addQuestion(db, me, { category: "Psychiatry" });
+    const times = ["2025-03-09T06:59:00Z", "2025-03-09T07:01:00Z", "2025-03-10T03:00:00Z"];
+    for (const [i, at] of times.entries()) {
+      await db.insert(reviews).values({
+        userId: me,
+        questionId: q.id,
+        category: i === 0 ? "" : "Psychiatry",
+        isCorrect: i !== 1,
+        reviewedAt: new Date(at),
+      });
+    }
+    await db
+      .insert(studySessions)
+      .values({ userId: me, startedAt: new Date("2025-03-11T12:00:00Z") });
+    const now = new Date("2025-03-11T15:00:00Z");
+    for (const timeZone of ["America/New_York", "Asia/Kathmandu", "UTC"]) {
+      const summary = await studySummary(db, { userId: me, timeZone, now });
+      const oracle = await oracleStudyStats(db, me, timeZone, now);
+      expect(summary).toMatchObject(JSON.parse(JSON.stringify(oracle)));
+      expect(summary.studyHistory.length).toBeGreaterThan(1);
+    }
+  });
+});
+
+describe("answers at once (decision 220)", () => {
+  it("two writers answering for the same user at the same time, while the week window moves, leave exact figures", async () => {
+    const me = await h.user({ pgyLevel: "3" });
+    await h.db.db.update(users).set({ shareUsageData: true }).where(eq(users.id, me.user.id));
+    const qs = await Promise.all(
+      Array.from({ length: 24 }, () => addQuestion(h.db.db, me.user.id)),
+    );
+    // Two callers of the same user, each answering half of the questions, all at once; a third
+    // reads the rankings at moments that move the window's start forward a quarter at a time.
+    const callers = await Promise.all([h.callerFor(me.user), h.callerFor(me.user)]);
+    const reader = async (i: number) => {
+      const at = new Date(Date.now() + i * QUARTER);
+      await comparativeStats(h.db.db, { userId: me.user.id, pgyLevel: "3", now: at });
+    };
+    await Promise.all([
+      ...qs.map((q, i) =>
+        callers[i % 2]!.study.answer({ questionId: q.id, selected: ["B"], timeSpentMs: 1000 }),
+      ),
+      ...[1, 2, 3, 4].map(reader),
+    ]);
+    await expectRollupsMatchLog(h.db.db);
+    const kept = await h.db.db
+      .select()
+      .from(reviews)
+      .where(
+        and(
+          eq(reviews.userId, me.user.id),
+          inArray(
+            reviews.questionId,
+            qs.map((q) => q.id),
+          ),
+        ),
+      );
+    expect(kept).toHaveLength(24);
+    const now = new Date();
+    expect(await comparativeStats(h.db.db, { userId: me.user.id, pgyLevel: "3", now })).toEqual(
+      await oracleComparative(h.db.db, { userId: me.user.id, pgyLevel: "3", now }),
+    );
+    const s = await studySummary(h.db.db, { userId: me.user.id, timeZone: "UTC", now });
+    expect(s.totalStudied).toBe(24);
+  });
+});
