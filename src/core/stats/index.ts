@@ -118,6 +118,7 @@ function exactDayKey(date: Date, zone: string): string {
 }
 
 const QUARTER_HOUR_MS = 15 * 60_000;
+const DAY_MS = 86_400_000;
 const QUARTERS_KEPT = 20_000;
 
 function quarterOffset(zone: string, quarter: number): number | null {
@@ -333,9 +334,10 @@ export function quarterDayKey(quarterStartMs: number, timeZone: string): string 
   if (!Number.isFinite(quarterStartMs) || quarterStartMs % QUARTER_HOUR_MS !== 0) return null;
   const offset = quarterOffset(zone, quarterStartMs / QUARTER_HOUR_MS);
   if (offset === null) return null;
-  const first = new Date(quarterStartMs + offset).toISOString().slice(0, 10);
-  const last = new Date(quarterStartMs + QUARTER_HOUR_MS - 1 + offset).toISOString().slice(0, 10);
-  return first === last ? first : null;
+  const dayNumber = Math.floor((quarterStartMs + offset) / DAY_MS);
+  if (Math.floor((quarterStartMs + QUARTER_HOUR_MS - 1 + offset) / DAY_MS) !== dayNumber)
+    return null;
+  return new Date(dayNumber * DAY_MS).toISOString().slice(0, 10);
 }
 
 /** Counted answers and study-session starts of one user, as the server keeps them. */
@@ -382,9 +384,19 @@ export function studyStatsFromRollups(
     entry.questionsStudied += answered;
     entry.sessionsCount += sessions;
   };
+  // Quarters of the same day add up under one key: the key's text is built once per day.
+  const dayKeys = new Map<number, string>();
   for (const q of rollups.quarters) {
-    const day = quarterDayKey(q.quarter, zone);
-    if (day !== null) add(day, q.answered, q.sessions);
+    const offset = quarterOffset(zone, q.quarter / QUARTER_HOUR_MS);
+    if (offset === null) continue;
+    const dayNumber = Math.floor((q.quarter + offset) / DAY_MS);
+    if (Math.floor((q.quarter + QUARTER_HOUR_MS - 1 + offset) / DAY_MS) !== dayNumber) continue;
+    let day = dayKeys.get(dayNumber);
+    if (day === undefined) {
+      day = new Date(dayNumber * DAY_MS).toISOString().slice(0, 10);
+      dayKeys.set(dayNumber, day);
+    }
+    add(day, q.answered, q.sessions);
   }
   for (const one of rollups.oneByOne ?? [])
     add(localDayKey(one.at, zone), one.answered, one.sessions);

@@ -2,29 +2,22 @@
  * Issue 20 item 2 (decision 220): the dashboard and the rankings read figures that drizzle/0021's
  * triggers keep as answers arrive. These tests hold them to the computation they replaced — the whole
  * review log read per request (answerLog + computeStudyStats, answerCountsByUser per cohort), kept
- * here as the oracle — on random histories, on whichever database the suite runs on (PGlite, or
+ * in whole-log.ts as the oracle — on random histories, on whichever database the suite runs on (PGlite, or
  * PostgreSQL with TEST_DATABASE_URL).
  */
 import { and, eq, inArray, sql } from "drizzle-orm";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { computeStudyStats } from "../../../core/stats";
+import { studyStatsFromRollups } from "../../../core/stats";
 import type { Db } from "../../db/client";
 import { queryRows } from "../../db/raw";
 import { examAnswers, exams, questions, reviews, studySessions, users } from "../../db/schema";
 import { createHarness, type Harness } from "../../test/harness";
 import { addQuestion } from "../study/test-fixtures";
 import { deleteAccount, resetStudyProgress } from "../users/users.service";
-import { answerCountsByUser, answerLog } from "./answer-log";
 import { loadStudyRollups } from "./rollups";
-import {
-  comparativeStats,
-  rankingSince,
-  rankings,
-  studySummary,
-  type ComparativeData,
-} from "./stats.service";
-import { studyStatsFromRollups } from "../../../core/stats";
+import { comparativeStats, studySummary } from "./stats.service";
+import { comparativeFromLog, studyStatsFromLog } from "./whole-log";
 
 let h: Harness;
 beforeAll(async () => {
@@ -38,32 +31,6 @@ const DAY = 86_400_000;
 const QUARTER = 15 * 60_000;
 /** A fixed "now" near the real one, so the window the migration started is in play. */
 const BASE = Math.floor(Date.now() / QUARTER) * QUARTER;
-
-// ---------------------------------------------------------------------------------------------------
-// The oracle: today's computation before issue 20, from the whole log.
-
-async function oracleStudyStats(db: Db, userId: string, timeZone: string, now: Date) {
-  const log = await answerLog(db, userId);
-  const sessions = await db
-    .select({ startedAt: studySessions.startedAt })
-    .from(studySessions)
-    .where(eq(studySessions.userId, userId));
-  return computeStudyStats(log, { timeZone, now, sessions });
-}
-
-/** The rankings from the whole log: answerCountsByUser over the cohort, all-time and since a week. */
-async function oracleComparative(
-  db: Db,
-  opts: { userId: string; pgyLevel: string; now: Date },
-): Promise<ComparativeData> {
-  const since = rankingSince(opts.now);
-  const cohort = (from: Date | null) =>
-    answerCountsByUser(db, {
-      who: sql`(${users.shareUsageData} or ${users.id} = ${opts.userId})`,
-      since: from,
-    });
-  return rankings({ ...opts, since, allTime: await cohort(null), week: await cohort(since) });
-}
 
 /** Every kept table recomputed from the log, against what the triggers left (rows at 0 skipped). */
 async function expectRollupsMatchLog(db: Db) {
@@ -430,7 +397,7 @@ describe("kept figures against the whole-log computation (decision 220)", () => 
                 timeZone,
                 now,
               });
-              expect(kept).toEqual(await oracleStudyStats(db, userId, timeZone, now));
+              expect(kept).toEqual(await studyStatsFromLog(db, { userId, timeZone, now }));
             }
           }
           const viewer = ids[0]!;
@@ -438,7 +405,7 @@ describe("kept figures against the whole-log computation (decision 220)", () => 
           // Two moments: the window's start moves forward with the first and is behind the second.
           for (const at of [now, new Date(BASE - 2 * DAY + (nowOffset % QUARTER))]) {
             const opts = { userId: viewer, pgyLevel: row!.pgyLevel, now: at };
-            expect(await comparativeStats(db, opts)).toEqual(await oracleComparative(db, opts));
+            expect(await comparativeStats(db, opts)).toEqual(await comparativeFromLog(db, opts));
           }
           await expectRollupsMatchLog(db);
         },
@@ -468,7 +435,7 @@ describe("kept figures against the whole-log computation (decision 220)", () => 
     const now = new Date("2025-03-11T15:00:00Z");
     for (const timeZone of ["America/New_York", "Asia/Kathmandu", "UTC"]) {
       const summary = await studySummary(db, { userId: me, timeZone, now });
-      const oracle = await oracleStudyStats(db, me, timeZone, now);
+      const oracle = await studyStatsFromLog(db, { userId: me, timeZone, now });
       expect(summary).toMatchObject(JSON.parse(JSON.stringify(oracle)));
       expect(summary.studyHistory.length).toBeGreaterThan(1);
     }
@@ -511,7 +478,7 @@ describe("answers at once (decision 220)", () => {
     expect(kept).toHaveLength(24);
     const now = new Date();
     expect(await comparativeStats(h.db.db, { userId: me.user.id, pgyLevel: "3", now })).toEqual(
-      await oracleComparative(h.db.db, { userId: me.user.id, pgyLevel: "3", now }),
+      await comparativeFromLog(h.db.db, { userId: me.user.id, pgyLevel: "3", now }),
     );
     const s = await studySummary(h.db.db, { userId: me.user.id, timeZone: "UTC", now });
     expect(s.totalStudied).toBe(24);

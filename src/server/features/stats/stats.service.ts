@@ -43,17 +43,19 @@ export interface StudySummary extends StudyStats {
 
 /**
  * Everything the Dashboard and the Study screen show, from the review log and study states, in the
- * user's time zone: the same on every device.
+ * user's time zone: the same on every device. `statsOf` is for bench/stats-bench.ts's baseline (the
+ * whole-log reference of whole-log.ts); the server always reads the kept figures.
  */
 export async function studySummary(
   db: Db,
   opts: { userId: string; timeZone: string; now: Date },
+  statsOf: (
+    db: Db,
+    opts: { userId: string; timeZone: string; now: Date },
+  ) => Promise<StudyStats> = keptStudyStats,
 ): Promise<StudySummary> {
   const { userId, timeZone, now } = opts;
-  // Study reviews and exam answers alike (decision 170), from the figures kept as they arrive
-  // (decision 220): the same numbers as computeStudyStats over the whole log (stats-rollups.test.ts).
-  const rollups = await loadStudyRollups(db, { userId, timeZone });
-  const stats = studyStatsFromRollups(rollups, { timeZone, now });
+  const stats = await statsOf(db, opts);
 
   // Totals per category without counting the public bank (visibleCategoryCounts reads the counts
   // the triggers keep); own questions from the creator index.
@@ -130,6 +132,18 @@ export async function studySummary(
     dueCategories,
     timeZone,
   };
+}
+
+/**
+ * Study reviews and exam answers alike (decision 170), from the figures kept as they arrive (decision
+ * 220): the same numbers as computeStudyStats over the whole log (whole-log.ts, stats-rollups.test.ts).
+ */
+export async function keptStudyStats(
+  db: Db,
+  opts: { userId: string; timeZone: string; now: Date },
+): Promise<StudyStats> {
+  const rollups = await loadStudyRollups(db, opts);
+  return studyStatsFromRollups(rollups, opts);
 }
 
 /** The Session Complete card, from the answers logged under the session. */
