@@ -87,10 +87,12 @@ export async function loadStudyRollups(
       .prepare(`${name}_recent_exam_answers`),
   }));
   const params = { userId: opts.userId };
-  const categories = await queries.categories.execute(params);
-  const quarterRows = await queries.quarters.execute(params);
-  const recentReviews = await queries.recentReviews.execute(params);
-  const recentExamAnswers = await queries.recentExamAnswers.execute(params);
+  const [categories, quarterRows, recentReviews, recentExamAnswers] = await Promise.all([
+    queries.categories.execute(params),
+    queries.quarters.execute(params),
+    queries.recentReviews.execute(params),
+    queries.recentExamAnswers.execute(params),
+  ]);
 
   const quarters = quarterRows.map((q) => ({
     quarter: q.quarter.getTime(),

@@ -55,16 +55,21 @@ export async function studySummary(
   ) => Promise<StudyStats> = keptStudyStats,
 ): Promise<StudySummary> {
   const { userId, timeZone, now } = opts;
-  const stats = await statsOf(db, opts);
-
+  // Sent at once: on PostgreSQL they run side by side on the pool's connections (one request waits
+  // for the slowest, not for their sum); PGlite runs them one after another as before.
   // Totals per category without counting the public bank (visibleCategoryCounts reads the counts
   // the triggers keep); own questions from the creator index.
-  const visible = await visibleCategoryCounts(db, userId);
-  const ownTotals = await db
-    .select({ category: questions.category, own: count() })
-    .from(questions)
-    .where(eq(questions.creatorId, userId))
-    .groupBy(questions.category);
+  const [stats, visible, ownTotals, masteredBy, dueMap] = await Promise.all([
+    statsOf(db, opts),
+    visibleCategoryCounts(db, userId),
+    db
+      .select({ category: questions.category, own: count() })
+      .from(questions)
+      .where(eq(questions.creatorId, userId))
+      .groupBy(questions.category),
+    masteredCategoryCounts(db, userId),
+    dueByCategory(db, { userId, now }),
+  ]);
   const totalsBy = new Map<string, { total: number; own: number }>();
   for (const [category, total] of visible) totalsBy.set(category, { total, own: 0 });
   for (const r of ownTotals) {
@@ -73,7 +78,6 @@ export async function studySummary(
     totalsBy.set(r.category, entry);
   }
   const totals = [...totalsBy].map(([category, t]) => ({ category, ...t }));
-  const masteredBy = await masteredCategoryCounts(db, userId);
   const perCategory = totals.map((t) => ({ ...t, mastered: masteredBy.get(t.category) ?? 0 }));
 
   // Several stored categories (e.g. '' and 'Uncategorized') read as one label.
@@ -86,7 +90,6 @@ export async function studySummary(
     entry.mastered += row.mastered;
     byLabel.set(label, entry);
   }
-  const dueMap = await dueByCategory(db, { userId, now });
   let dueTotal = 0;
   for (const [category, n] of dueMap) {
     dueTotal += n;
