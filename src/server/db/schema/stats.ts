@@ -13,7 +13,7 @@ import { users } from "./users";
 
 /*
  * Figures the dashboard and the rankings read, kept by triggers as answers arrive (issue 20, decision
- * 220; drizzle/0021). Every counted answer — a study review outside an exam's lapse records, or an
+ * 220; drizzle/0022). Every counted answer — a study review outside an exam's lapse records, or an
  * answer of a finished exam (decision 170) — and every study session is added here by whatever wrote
  * it, and taken away when it is deleted. Rows may fall back to 0; readers skip those.
  */

@@ -13,7 +13,7 @@ import { answerCategoryTotals, answerQuarters, examAnswers, exams, reviews } fro
 import { examAnswerCounts, studyReviewCounts } from "./answer-log";
 
 /*
- * Reads of the figures drizzle/0021's triggers keep as answers arrive (issue 20, decision 220): the
+ * Reads of the figures drizzle/0022's triggers keep as answers arrive (issue 20, decision 220): the
  * dashboard and the rankings read these, never the whole review log.
  */
 

@@ -1,5 +1,5 @@
 /**
- * Issue 20 item 2 (decision 220): the dashboard and the rankings read figures that drizzle/0021's
+ * Issue 20 item 2 (decision 220): the dashboard and the rankings read figures that drizzle/0022's
  * triggers keep as answers arrive. These tests hold them to the computation they replaced — the whole
  * review log read per request (answerLog + computeStudyStats, answerCountsByUser per cohort), kept
  * in whole-log.ts as the oracle — on random histories, on whichever database the suite runs on (PGlite, or
