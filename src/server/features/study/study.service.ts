@@ -225,6 +225,10 @@ function duePageQuery(db: Db, withCategory: boolean) {
         .from(questions)
         .where(where[segment])
         .orderBy(...newestFirst);
+    // The public segment is the 20 newest at most, written as a constant (not a parameter): with the page's slice limits
+    // unknown to a generic plan, the planner otherwise counted a tenth of the public bank for it and,
+    // at 500,000 questions, hashed every user and compiled the statement with JIT on every call
+    // (330 ms; issue 20 item 6, bench/RESULTS.md).
     const page = sql`with sizes as materialized (
         select (${counts.reviewed}) as reviewed, (${counts.ownNew}) as own_new,
                (${counts.publicNew}) as public_new
@@ -248,7 +252,9 @@ function duePageQuery(db: Db, withCategory: boolean) {
                   union all
                   (${fresh("ownNew", 2)} limit (select take_own from slices) offset (select skip_own from slices))
                   union all
-                  (${fresh("publicNew", 3)} limit (select take_public from slices) offset (select skip_public from slices))
+                  (select * from (${fresh("publicNew", 3)} limit ${sql.raw(String(PUBLIC_NEW_IN_DUE_LIMIT))}) as newest
+                    order by newest.position
+                    limit (select take_public from slices) offset (select skip_public from slices))
                 ) as picked
                 join ${questions} on ${questions.id} = picked.id
                 join ${users} on ${users.id} = ${questions.creatorId}
