@@ -9,7 +9,7 @@ import type { NextIntervals } from "@/core/srs/schedule";
 import { RichContent } from "@/web/components/questions/rich-content";
 import { Button } from "@/web/components/ui/button";
 import { formatInterval } from "./next-interval";
-import { backOf, type StudyQuestion } from "./question-view";
+import type { StudyQuestion } from "./question-view";
 
 /** The keys that rate a revealed flashcard, as in Anki: 1 Again, 2 Hard, 3 Good, 4 Easy. */
 export const FLASHCARD_KEYS: Readonly<Record<string, FlashcardRating>> = {
@@ -47,7 +47,7 @@ export function FlashcardSides({
       {revealed && (
         <>
           <hr className="border-dashed" />
-          <RichContent html={backOf(question)} className="text-base" data-testid="flashcard-back" />
+          <RichContent html={question.back} className="text-base" data-testid="flashcard-back" />
         </>
       )}
     </div>

@@ -10,15 +10,6 @@ import { requiredCount, visibleOptions } from "./selection";
 export type StudyQuestion = RouterOutputs["study"]["due"]["questions"][number];
 export type AnswerResult = RouterOutputs["study"]["answer"];
 
-/*
- * A flashcard's back and a question's images (issue 17) as the question JSON carries them (`back`,
- * `images`); read through these so a server without them shows none.
- */
-export const backOf = (question: StudyQuestion): string =>
-  (question as { back?: string }).back ?? "";
-export const imagesOf = (question: StudyQuestion): readonly string[] =>
-  (question as { images?: readonly string[] }).images ?? [];
-
 /** The chips of SPEC §2: Part, category (or Uncategorized), PRITE year, question number. */
 export function QuestionChips({ question }: { question: StudyQuestion }) {
   return (
@@ -49,7 +40,7 @@ export function QuestionBody({ question }: { question: StudyQuestion }) {
       <p className="text-base leading-relaxed whitespace-pre-line" data-testid="question-text">
         {question.text}
       </p>
-      <QuestionImages images={imagesOf(question)} />
+      <QuestionImages images={question.images} />
       {instructions && (
         <p className="text-sm font-medium text-info-soft-foreground" data-testid="instructions">
           {instructions}
