@@ -50,4 +50,16 @@ describe("browserTimeZone", () => {
       lookup.mockRestore();
     }
   });
+
+  it("asks Temporal where the engine has it, and never builds an Intl.DateTimeFormat then", () => {
+    const lookup = vi.spyOn(Intl, "DateTimeFormat");
+    vi.stubGlobal("Temporal", { Now: { timeZoneId: () => "America/Chicago" } });
+    try {
+      expect(browserTimeZone(5_000_000)).toBe("America/Chicago");
+      expect(lookup).not.toHaveBeenCalled();
+    } finally {
+      vi.unstubAllGlobals();
+      lookup.mockRestore();
+    }
+  });
 });

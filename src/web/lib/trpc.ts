@@ -8,6 +8,7 @@ import {
 import type { inferRouterInputs, inferRouterOutputs } from "@trpc/server";
 // Type-only: the server's code never reaches the browser bundle.
 import type { AppRouter } from "../../server/trpc/router";
+import { isEarlyQuery } from "./early-data";
 
 export const trpc = createTRPCReact<AppRouter>();
 
@@ -17,21 +18,29 @@ export type SessionUser = RouterOutputs["auth"]["me"];
 export type TrpcClient = ReturnType<typeof createTrpcClient>;
 export type TrpcUtils = ReturnType<typeof createTRPCQueryUtils<AppRouter>>;
 
-/** How long a looked-up time zone is reused: the lookup is a page load's most expensive function. */
+/** How long a looked-up time zone is reused, so a resident who travels with the tab open is followed. */
 const TIME_ZONE_REUSE_MS = 60_000;
 let knownTimeZone: { zone: string; at: number } | null = null;
 
+/** The part of TC39's Temporal this file reads (Chromium ships it; TypeScript's lib does not yet). */
+interface TemporalNow {
+  Now: { timeZoneId(): string };
+}
+
 /**
  * The server computes streaks and "today" in the resident's own time zone, so every call says which.
- * Building an Intl.DateTimeFormat took 20–50 ms per call on a throttled phone CPU (Lighthouse), and a
- * page load makes several calls: the answer is reused for a minute, which still follows a resident who
- * travels with the tab open.
+ * `Temporal.Now.timeZoneId()` answers in microseconds; building an Intl.DateTimeFormat, the only way
+ * without Temporal, was a page load's most expensive function: 20–50 ms per call on a throttled phone
+ * CPU (Lighthouse, issue 20), so that answer is reused for a minute.
  */
 export function browserTimeZone(now = Date.now()): string {
   if (knownTimeZone && now - knownTimeZone.at < TIME_ZONE_REUSE_MS) return knownTimeZone.zone;
   let zone = "UTC";
   try {
-    zone = Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
+    const temporal = (globalThis as { Temporal?: TemporalNow }).Temporal;
+    zone =
+      (temporal ? temporal.Now.timeZoneId() : Intl.DateTimeFormat().resolvedOptions().timeZone) ||
+      "UTC";
   } catch {
     // An engine without time zone data: the server's default applies.
   }
@@ -113,7 +122,13 @@ export function createQueryClient(opts: { onUnauthorized: () => void }): QueryCl
   return new QueryClient({
     queryCache: new QueryCache({
       onError: (error, query) => {
-        if (isUnauthorized(error) && !isSessionQuery(query.queryKey)) opts.onUnauthorized();
+        if (
+          isUnauthorized(error) &&
+          !isSessionQuery(query.queryKey) &&
+          !isEarlyQuery(query.options.meta)
+        ) {
+          opts.onUnauthorized();
+        }
       },
     }),
     mutationCache: new MutationCache({

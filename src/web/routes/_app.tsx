@@ -1,11 +1,14 @@
 import { createFileRoute, redirect } from "@tanstack/react-router";
 import { AppShell } from "@/web/components/layout/app-shell";
 import { FullScreenSpinner } from "@/web/components/ui/spinner";
+import { prefetchFirstPageData } from "@/web/lib/early-data";
 import { loadSessionUser } from "@/web/lib/session";
 
 /** Pathless layout for every signed-in page; children read the user from `context.user`. */
 export const Route = createFileRoute("/_app")({
-  beforeLoad: async ({ context }) => {
+  beforeLoad: async ({ context, location }) => {
+    // In the same tRPC batch as the session check below (issue 20).
+    prefetchFirstPageData(location.pathname, context.trpc);
     const user = await loadSessionUser(context.trpc);
     if (!user) throw redirect({ to: "/login", replace: true });
     return { user };

@@ -9,6 +9,14 @@ describe("resultCountText", () => {
     expect(resultCountText({ total: 1200, totalCapped: false })).toBe("1,200 questions found");
   });
 
+  it("groups digits as en-US does, without Intl (issue 20)", () => {
+    for (const total of [2, 999, 1000, 12_345, 999_999, 1_234_567]) {
+      expect(resultCountText({ total, totalCapped: false })).toBe(
+        `${total.toLocaleString("en-US")} questions found`,
+      );
+    }
+  });
+
   it("reads '500+' past the cap, whatever lower bound the server reached", () => {
     // Two branches of 501 matches each, or one page deep into a long list.
     for (const total of [501, 530, 1002, 1201]) {

@@ -7,6 +7,7 @@ import { OfflineProvider, useOffline } from "@/web/offline/offline-provider";
 import { SyncBanner } from "@/web/offline/sync-banner";
 import { AppHeader } from "./app-header";
 import { BottomNav } from "./bottom-nav";
+import { FirstPageGate } from "./first-page-gate";
 import { OfflineBanner } from "./offline-banner";
 
 /** The signed-in frame of SPEC §2: header, the page, and the bottom tabs. */
@@ -54,7 +55,9 @@ function Frame() {
           </Alert>
         )}
         <SyncBanner />
-        <Outlet />
+        <FirstPageGate>
+          <Outlet />
+        </FirstPageGate>
       </main>
       <BottomNav isAdmin={user.isAdmin} />
     </div>
