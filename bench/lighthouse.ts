@@ -61,9 +61,13 @@ function lighthouse(url: string, cookie: string | null, out: string, profile?: s
   ];
   if (profile) lhArgs.push("--disable-storage-reset");
   if (cookie) lhArgs.push(`--extra-headers=${JSON.stringify({ Cookie: cookie })}`);
-  const run = bin
-    ? spawnSync(bin, lhArgs, { encoding: "utf8" })
-    : spawnSync("npx", ["--yes", "lighthouse@12.8.2", ...lhArgs], { encoding: "utf8" });
+  const once = () =>
+    bin
+      ? spawnSync(bin, lhArgs, { encoding: "utf8" })
+      : spawnSync("npx", ["--yes", "lighthouse@12.8.2", ...lhArgs], { encoding: "utf8" });
+  let run = once();
+  // On a loaded machine Lighthouse now and then loses its trace (NO_NAVSTART): one more try.
+  if (run.status !== 0) run = once();
   if (run.status !== 0) throw new Error(`lighthouse failed: ${run.stderr}`);
   const report = JSON.parse(fs.readFileSync(out, "utf8")) as {
     categories: { performance: { score: number } };
