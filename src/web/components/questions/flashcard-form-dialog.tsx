@@ -1,6 +1,6 @@
 import { Bold, Italic, List, Subscript, Superscript, Trash2, Underline } from "lucide-react";
-import { useEffect, useId, useRef, useState, type ReactNode } from "react";
-import { LIMITS, SUCCESS_CLOSE_DELAY_MS, yearChoices } from "@/core/constants";
+import { useId, useRef, useState, type ReactNode } from "react";
+import { LIMITS, yearChoices } from "@/core/constants";
 import { Alert } from "@/web/components/ui/alert";
 import { Button } from "@/web/components/ui/button";
 import { Checkbox } from "@/web/components/ui/checkbox";
@@ -11,13 +11,12 @@ import {
   DialogFooter,
   DialogHeader,
   DialogTitle,
-  useConfirm,
 } from "@/web/components/ui/dialog";
 import { Input } from "@/web/components/ui/input";
 import { Label } from "@/web/components/ui/label";
 import { OptionSelect } from "@/web/components/ui/select";
 import { Textarea } from "@/web/components/ui/textarea";
-import { errorMessage, trpc } from "@/web/lib/trpc";
+import { trpc } from "@/web/lib/trpc";
 import {
   emptyFlashcardDraft,
   flashcardDraftError,
@@ -35,6 +34,7 @@ import {
   type QuestionJson,
 } from "./question-form-dialog";
 import { RichContent } from "./rich-content";
+import { useEditDialog } from "./use-edit-dialog";
 
 export const FLASHCARD_FORM_TEXT = {
   EDIT_TITLE: "Edit Flashcard",
@@ -85,73 +85,33 @@ export function FlashcardFormDialog({
   const [draft, setDraft] = useState<FlashcardDraft>(() =>
     flashcard ? flashcardDraftFrom(flashcard) : emptyFlashcardDraft(new Date(), defaultPublic),
   );
-  const [message, setMessage] = useState<{ type: "success" | "error"; text: string } | null>(null);
-  const [saved, setSaved] = useState(false);
-  const timer = useRef<number | undefined>(undefined);
   const create = trpc.questions.createFlashcard.useMutation();
-  const update = trpc.questions.update.useMutation();
-  const remove = trpc.questions.delete.useMutation();
-  const { confirm, dialog: confirmDialog } = useConfirm();
+  const {
+    isNew,
+    message,
+    setMessage,
+    save: send,
+    deleteQuestion: deleteCard,
+    confirmDialog,
+    saving,
+    deleting,
+    busy,
+  } = useEditDialog({
+    question: flashcard,
+    text: FLASHCARD_FORM_TEXT,
+    create: create.mutateAsync as never,
+    creating: create.isPending,
+    onOpenChange,
+    onSaved,
+    onDeleted,
+  });
   const id = useId();
-  const isNew = flashcard === null;
-
-  useEffect(() => () => window.clearTimeout(timer.current), []);
 
   const set = <K extends keyof FlashcardDraft>(key: K, value: FlashcardDraft[K]) =>
     setDraft((d) => ({ ...d, [key]: value }));
 
-  const save = async () => {
-    setMessage(null);
-    const problem = flashcardDraftError(draft);
-    if (problem) {
-      setMessage({ type: "error", text: problem });
-      return;
-    }
-    const payload = flashcardPayload(draft);
-    try {
-      const result = isNew
-        ? await create.mutateAsync(payload)
-        : await update.mutateAsync({ id: flashcard._id, data: payload as never });
-      setSaved(true);
-      setMessage({
-        type: "success",
-        text: isNew ? FLASHCARD_FORM_TEXT.CREATED : FLASHCARD_FORM_TEXT.UPDATED,
-      });
-      timer.current = window.setTimeout(() => {
-        onSaved(result);
-        onOpenChange(false);
-      }, SUCCESS_CLOSE_DELAY_MS);
-    } catch (error) {
-      setMessage({
-        type: "error",
-        text: errorMessage(
-          error,
-          isNew ? FLASHCARD_FORM_TEXT.CREATE_FAILED : FLASHCARD_FORM_TEXT.UPDATE_FAILED,
-        ),
-      });
-    }
-  };
+  const save = () => void send(flashcardDraftError(draft), flashcardPayload(draft));
 
-  const deleteCard = async () => {
-    if (isNew) return;
-    const sure = await confirm({
-      title: FLASHCARD_FORM_TEXT.DELETE_CONFIRM,
-      description: "This cannot be undone.",
-      confirmLabel: "Delete",
-      destructive: true,
-    });
-    if (!sure) return;
-    setMessage(null);
-    try {
-      await remove.mutateAsync({ id: flashcard._id });
-      onDeleted?.(flashcard._id);
-      onOpenChange(false);
-    } catch (error) {
-      setMessage({ type: "error", text: errorMessage(error, FLASHCARD_FORM_TEXT.DELETE_FAILED) });
-    }
-  };
-
-  const busy = create.isPending || update.isPending || remove.isPending || saved;
   const years = yearChoices(new Date(), flashcard?.year).map((y) => ({
     value: String(y),
     label: String(y),
@@ -173,7 +133,7 @@ export function FlashcardFormDialog({
           className="grid gap-4"
           onSubmit={(event) => {
             event.preventDefault();
-            void save();
+            save();
           }}
         >
           <SideEditor
@@ -251,7 +211,7 @@ export function FlashcardFormDialog({
                 variant="destructive"
                 onClick={() => void deleteCard()}
                 disabled={busy}
-                busy={remove.isPending}
+                busy={deleting}
               >
                 <Trash2 aria-hidden="true" />
                 Delete
@@ -263,7 +223,7 @@ export function FlashcardFormDialog({
               <Button variant="outline" onClick={() => onOpenChange(false)} disabled={busy}>
                 Cancel
               </Button>
-              <Button type="submit" busy={create.isPending || update.isPending} disabled={busy}>
+              <Button type="submit" busy={saving} disabled={busy}>
                 {isNew ? FLASHCARD_FORM_TEXT.CREATE : FLASHCARD_FORM_TEXT.SAVE}
               </Button>
             </div>

@@ -1,11 +1,10 @@
 import { Check, Trash2 } from "lucide-react";
-import { useEffect, useId, useRef, useState, type ReactNode } from "react";
+import { useId, useState, type ReactNode } from "react";
 import {
   CATEGORIES,
   NUM_CORRECT_ANSWERS_MAX,
   NUM_CORRECT_ANSWERS_MIN,
   QUESTION_TYPES,
-  SUCCESS_CLOSE_DELAY_MS,
   UNCATEGORIZED,
   yearChoices,
   type QuestionType,
@@ -20,14 +19,14 @@ import {
   DialogFooter,
   DialogHeader,
   DialogTitle,
-  useConfirm,
 } from "@/web/components/ui/dialog";
 import { Input } from "@/web/components/ui/input";
 import { Label } from "@/web/components/ui/label";
 import { OptionSelect, type SelectOption } from "@/web/components/ui/select";
 import { Textarea } from "@/web/components/ui/textarea";
-import { errorMessage, trpc, type RouterOutputs } from "@/web/lib/trpc";
+import { trpc, type RouterOutputs } from "@/web/lib/trpc";
 import { cn } from "@/web/lib/utils";
+import { useEditDialog } from "./use-edit-dialog";
 import {
   changeType,
   draftError,
@@ -106,73 +105,33 @@ export function QuestionFormDialog({
   const [draft, setDraft] = useState<QuestionDraft>(() =>
     question ? draftFromQuestion(question) : emptyDraft(new Date(), defaultPublic),
   );
-  const [message, setMessage] = useState<{ type: "success" | "error"; text: string } | null>(null);
-  const [saved, setSaved] = useState(false);
-  const timer = useRef<number | undefined>(undefined);
   const create = trpc.questions.create.useMutation();
-  const update = trpc.questions.update.useMutation();
-  const remove = trpc.questions.delete.useMutation();
-  const { confirm, dialog: confirmDialog } = useConfirm();
+  const {
+    isNew,
+    message,
+    setMessage,
+    save: send,
+    deleteQuestion: deleteQuestion,
+    confirmDialog,
+    saving,
+    deleting,
+    busy,
+  } = useEditDialog({
+    question: question,
+    text: QUESTION_FORM_TEXT,
+    create: create.mutateAsync as never,
+    creating: create.isPending,
+    onOpenChange,
+    onSaved,
+    onDeleted,
+  });
   const id = useId();
-  const isNew = question === null;
-
-  useEffect(() => () => window.clearTimeout(timer.current), []);
 
   const set = <K extends keyof QuestionDraft>(key: K, value: QuestionDraft[K]) =>
     setDraft((d) => ({ ...d, [key]: value }));
 
-  const save = async () => {
-    setMessage(null);
-    const problem = draftError(draft);
-    if (problem) {
-      setMessage({ type: "error", text: problem });
-      return;
-    }
-    const payload = draftToPayload(draft);
-    try {
-      const result = isNew
-        ? await create.mutateAsync(payload)
-        : await update.mutateAsync({ id: question._id, data: payload });
-      setSaved(true);
-      setMessage({
-        type: "success",
-        text: isNew ? QUESTION_FORM_TEXT.CREATED : QUESTION_FORM_TEXT.UPDATED,
-      });
-      timer.current = window.setTimeout(() => {
-        onSaved(result);
-        onOpenChange(false);
-      }, SUCCESS_CLOSE_DELAY_MS);
-    } catch (error) {
-      setMessage({
-        type: "error",
-        text: errorMessage(
-          error,
-          isNew ? QUESTION_FORM_TEXT.CREATE_FAILED : QUESTION_FORM_TEXT.UPDATE_FAILED,
-        ),
-      });
-    }
-  };
+  const save = () => void send(draftError(draft), draftToPayload(draft));
 
-  const deleteQuestion = async () => {
-    if (isNew) return;
-    const sure = await confirm({
-      title: QUESTION_FORM_TEXT.DELETE_CONFIRM,
-      description: "This cannot be undone.",
-      confirmLabel: "Delete",
-      destructive: true,
-    });
-    if (!sure) return;
-    setMessage(null);
-    try {
-      await remove.mutateAsync({ id: question._id });
-      onDeleted?.(question._id);
-      onOpenChange(false);
-    } catch (error) {
-      setMessage({ type: "error", text: errorMessage(error, QUESTION_FORM_TEXT.DELETE_FAILED) });
-    }
-  };
-
-  const busy = create.isPending || update.isPending || remove.isPending || saved;
   const warning = draftWarning(draft);
   const multiple = draft.questionType === "multipleCorrect";
   const years = yearChoices(new Date(), question?.year).map((y) => ({
@@ -196,7 +155,7 @@ export function QuestionFormDialog({
           className="grid gap-4"
           onSubmit={(event) => {
             event.preventDefault();
-            void save();
+            save();
           }}
         >
           <div className="grid grid-cols-1 gap-4 min-[420px]:grid-cols-3">
@@ -367,7 +326,7 @@ export function QuestionFormDialog({
                 variant="destructive"
                 onClick={() => void deleteQuestion()}
                 disabled={busy}
-                busy={remove.isPending}
+                busy={deleting}
               >
                 <Trash2 aria-hidden="true" />
                 Delete
@@ -379,7 +338,7 @@ export function QuestionFormDialog({
               <Button variant="outline" onClick={() => onOpenChange(false)} disabled={busy}>
                 Cancel
               </Button>
-              <Button type="submit" busy={create.isPending || update.isPending} disabled={busy}>
+              <Button type="submit" busy={saving} disabled={busy}>
                 {isNew ? QUESTION_FORM_TEXT.CREATE : QUESTION_FORM_TEXT.SAVE}
               </Button>
             </div>
