@@ -53,10 +53,15 @@ export default defineConfig({
         // The shell: every script and style of the build (pages are lazy chunks, so offline pages
         // need them too), index.html, the icons. Not the .br/.gz copies (written after this) nor maps.
         globPatterns: ["**/*.{js,css,html,svg,png,woff2,webmanifest}"],
-        // SheetJS (160 KB gzip) serves the import screens and zxcvbn's dictionaries (235 KB gzip) the
+        // SheetJS (160 KB gzip) and the Anki reader with sql.js serve the import screens and zxcvbn's dictionaries (235 KB gzip) the
         // password forms: all of them need the server anyway, so a phone should not download them on
         // its first visit just to have them offline.
-        globIgnores: ["**/xlsx-*.js", "**/password-checker-*.js"],
+        globIgnores: [
+          "**/xlsx-*.js",
+          "**/password-checker-*.js",
+          "**/sql-wasm-browser-*.js",
+          "**/anki-reader-*.js",
+        ],
         // SPA routes open offline from the precached index.html; the API never does: a navigation
         // to /api or /trpc (a REST link, a download) must reach the server or fail as the network fails.
         navigateFallback: "/index.html",

@@ -13,12 +13,7 @@ import os from "node:os";
 import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
 import { convertAnkiPackage, readAnkiPackage } from "../src/core/import/anki";
-import {
-  BASIC,
-  buildPackage,
-  CLOZE,
-  type TestNote,
-} from "../src/core/import/anki/deck-builder.test-utils";
+import { benchDeck } from "./anki-deck";
 
 const { values: args } = parseArgs({
   options: {
@@ -32,69 +27,7 @@ const NOTES = Number(args.notes);
 const IMAGES = Number(args.images);
 const RUNS = Number(args.runs);
 
-function notes(): TestNote[] {
-  const out: TestNote[] = [];
-  for (let k = 0; k < NOTES; k++) {
-    const id = 1_700_000_000_000 + k;
-    if (k % 3 === 0) {
-      const options = ["Lithium", "Valproate", "Lamotrigine", "Carbamazepine"].map(
-        (o) => `${o} ${k}`,
-      );
-      const correct = k % 4;
-      out.push({
-        id,
-        noteTypeId: BASIC.id,
-        fields: [
-          `<div>Question ${k}: which mood stabilizer fits this vignette?</div><div><br></div> ` +
-            options.map((o, i) => `<div>${"ABCD"[i]}. ${o}</div><div><BR></div>`).join(" "),
-          options
-            .map(
-              (o, i) =>
-                `<div><font color="${i === correct ? "#000000" : "#d5dbdb"}">${"ABCD"[i]}. ${o}</font></div>`,
-            )
-            .join(""),
-        ],
-      });
-    } else if (k % 3 === 1) {
-      out.push({
-        id,
-        noteTypeId: BASIC.id,
-        fields: [
-          `Finding ${k} on this scan? <img src="img${k % IMAGES}.png">`,
-          `Answer ${k} &amp; <b>why</b>`,
-        ],
-        tags: "Neuroscience",
-      });
-    } else {
-      out.push({
-        id,
-        noteTypeId: CLOZE.id,
-        fields: [
-          `{{c1::Clozapine}} (${k}) is for {{c2::treatment-resistant}} schizophrenia`,
-          "ANC monitoring",
-        ],
-      });
-    }
-  }
-  return out;
-}
-
-const media: Record<string, Uint8Array> = {};
-for (let k = 0; k < IMAGES; k++) {
-  // Incompressible bytes, like real JPEGs, 50 KB each.
-  const bytes = new Uint8Array(50_000);
-  let x = k + 1;
-  for (let i = 0; i < bytes.length; i++) {
-    x = (Math.imul(x, 1103515245) + 12345) >>> 0;
-    bytes[i] = x >>> 24;
-  }
-  media[`img${k}.png`] = bytes;
-}
-
-const deck = await buildPackage(
-  { noteTypes: [BASIC, CLOZE], notes: notes() },
-  { format: "anki21b", media },
-);
+const deck = await benchDeck(NOTES, IMAGES);
 if (args.write) fs.writeFileSync(args.write, deck);
 console.log(`deck: ${NOTES} notes, ${IMAGES} images, ${(deck.length / 1e6).toFixed(1)} MB`);
 

@@ -89,7 +89,8 @@ describe("the HTTP surface", () => {
     expect(directives).toEqual(
       [
         "default-src 'self'",
-        "script-src 'self'",
+        // WebAssembly for the Anki reader's sql.js, and no JavaScript eval (decision 242).
+        "script-src 'self' 'wasm-unsafe-eval'",
         // Radix Select and react-remove-scroll insert <style> elements (decision 062).
         "style-src 'self' 'unsafe-inline'",
         "img-src 'self'",

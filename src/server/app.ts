@@ -131,7 +131,9 @@ const ALWAYS_REVALIDATED: ReadonlySet<string> = new Set([
 /** The Content-Security-Policy (docs/decisions/062-content-security-policy.md). */
 export const CSP_DIRECTIVES = {
   defaultSrc: ["'self'"],
-  scriptSrc: ["'self'"],
+  // 'wasm-unsafe-eval' lets the Anki reader compile sql.js's WebAssembly (our own file); it allows
+  // no JavaScript eval (decision 242).
+  scriptSrc: ["'self'", "'wasm-unsafe-eval'"],
   // Radix Select and react-remove-scroll (dialogs, menus) insert <style> elements: no script is inline.
   styleSrc: ["'self'", "'unsafe-inline'"],
   imgSrc: ["'self'"],

@@ -15,9 +15,11 @@ import {
   percentDone,
   previewText,
   toImportItem,
+  type CommitItem,
   type DuplicateItem,
   type Resolution,
 } from "@/core/import/plan";
+import { ImportError } from "@/core/import/errors";
 
 export interface CommitSummary {
   total: number;
@@ -35,10 +37,27 @@ type Stage =
   | { kind: "checkFailed" }
   | { kind: "saveFailed"; retry: () => void };
 
+/** What imports.commit is sent: a file's rows or a deck's drafts, and the deck's options. */
+export interface CommitInput {
+  items: CommitItem<unknown>[];
+  isPublic?: boolean;
+  keepProgress?: boolean;
+}
+
 interface DuplicateDetectionProps {
   questions: readonly ParsedQuestion[];
   onCancel: () => void;
   onComplete: (summary: CommitSummary) => void;
+  /** What the check is sent for each question; a file's rows by default. */
+  checkItems?: readonly object[];
+  /**
+   * Builds the commit from the resolutions (an Anki deck uploads its images here first); a file's
+   * rows by default.
+   */
+  prepare?: (
+    duplicates: readonly DuplicateItem[],
+    resolutions: ReadonlyMap<number, Resolution>,
+  ) => Promise<CommitInput>;
 }
 
 /** The message for a failed call: the server's words after the screen's prefix, or the bare default. */
@@ -52,7 +71,13 @@ function withDetail(prefix: string, error: unknown, bare: string): string {
  * (a percentage while it runs), then either saves at once or lets the user review the duplicates.
  * The save is one imports.commit call: all questions or none.
  */
-export function DuplicateDetection({ questions, onCancel, onComplete }: DuplicateDetectionProps) {
+export function DuplicateDetection({
+  questions,
+  onCancel,
+  onComplete,
+  checkItems,
+  prepare,
+}: DuplicateDetectionProps) {
   const { show, clear, banner } = useBanner({ autoCloseMs: null });
   const [stage, setStage] = useState<Stage>({ kind: "checking", done: 0 });
   const [attempt, setAttempt] = useState(0);
@@ -71,9 +96,9 @@ export function DuplicateDetection({ questions, onCancel, onComplete }: Duplicat
   const save = useCallback(
     async (duplicates: readonly DuplicateItem[], resolutions: ReadonlyMap<number, Resolution>) => {
       clear();
-      let items;
+      let items: CommitItem<unknown>[] = [];
       try {
-        items = buildCommitItems(questions, duplicates, resolutions);
+        if (!prepare) items = buildCommitItems(questions, duplicates, resolutions);
       } catch (error) {
         show(
           "error",
@@ -84,7 +109,8 @@ export function DuplicateDetection({ questions, onCancel, onComplete }: Duplicat
       }
       setStage({ kind: "saving" });
       try {
-        const result = await commitRef.current({ items });
+        const input = prepare ? await prepare(duplicates, resolutions) : { items };
+        const result = await commitRef.current(input as Parameters<typeof commitRef.current>[0]);
         if (!result) throw new Error("");
         // The bank, the due list and the stats all changed.
         void utils.invalidate();
@@ -96,11 +122,16 @@ export function DuplicateDetection({ questions, onCancel, onComplete }: Duplicat
           skipped: result.skipped,
         });
       } catch (error) {
-        show("error", withDetail("Failed to save questions", error, "Failed to save questions"));
+        show(
+          "error",
+          error instanceof ImportError
+            ? error.message
+            : withDetail("Failed to save questions", error, "Failed to save questions"),
+        );
         setStage({ kind: "saveFailed", retry: () => void save(duplicates, resolutions) });
       }
     },
-    [questions, clear, show, utils],
+    [questions, prepare, clear, show, utils],
   );
 
   // Cancel (or leaving the page) sends no further batch and ignores the one in flight (the check
@@ -109,13 +140,15 @@ export function DuplicateDetection({ questions, onCancel, onComplete }: Duplicat
     let cancelled = false;
     const run = async () => {
       setStage({ kind: "checking", done: 0 });
-      const items = questions.map(toImportItem);
+      const items = checkItems ?? questions.map(toImportItem);
       const duplicates: DuplicateItem[] = [];
       let done = 0;
       try {
         for (const batch of chunk(items, DUPLICATE_CHECK_BATCH)) {
           const offset = done;
-          const { results } = await checkRef.current({ questions: batch });
+          const { results } = await checkRef.current({
+            questions: batch as Parameters<typeof checkRef.current>[0]["questions"],
+          });
           if (cancelled) return;
           for (const result of results) {
             const question = questions[offset + result.index];
@@ -142,7 +175,7 @@ export function DuplicateDetection({ questions, onCancel, onComplete }: Duplicat
     return () => {
       cancelled = true;
     };
-  }, [questions, attempt, show]);
+  }, [questions, checkItems, attempt, show]);
 
   // With nothing to resolve the import goes ahead by itself (SPEC §2).
   const checkedClean = stage.kind === "checked" && stage.duplicates.length === 0;
@@ -205,7 +238,9 @@ export function DuplicateDetection({ questions, onCancel, onComplete }: Duplicat
               {duplicates.length === 0 && (
                 <p role="status">No duplicates found. Proceeding with import.</p>
               )}
-              {duplicates.length > 0 && <DuplicateSummaryList duplicates={duplicates} />}
+              {duplicates.length > 0 && (
+                <DuplicateSummaryList duplicates={duplicates} checkItems={checkItems} />
+              )}
             </CardContent>
             {duplicates.length > 0 && (
               <CardFooter className="flex-wrap justify-between">
@@ -275,7 +310,13 @@ export function DuplicateDetection({ questions, onCancel, onComplete }: Duplicat
 const SUMMARY_SHOWN = 20;
 
 /** Each flagged question beside the start of its best match (SPEC §9 'existing' preview). */
-function DuplicateSummaryList({ duplicates }: { duplicates: readonly DuplicateItem[] }) {
+function DuplicateSummaryList({
+  duplicates,
+  checkItems,
+}: {
+  duplicates: readonly DuplicateItem[];
+  checkItems?: readonly object[];
+}) {
   const shown = duplicates.slice(0, SUMMARY_SHOWN);
   return (
     <ul aria-label="Potential duplicates" className="grid gap-1 text-sm">
@@ -284,7 +325,9 @@ function DuplicateSummaryList({ duplicates }: { duplicates: readonly DuplicateIt
         return (
           <li key={d.index} className="break-words">
             <span className="font-medium">
-              {d.question.sourceRow ? `Row ${d.question.sourceRow}` : `Question ${d.index + 1}`}
+              {d.question.sourceRow
+                ? `${checkItems ? "Note" : "Row"} ${d.question.sourceRow}`
+                : `Question ${d.index + 1}`}
             </span>
             {best && (
               <span className="text-muted-foreground">

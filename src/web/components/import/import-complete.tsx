@@ -15,6 +15,8 @@ interface ImportCompleteProps {
   /** Rows that became questions with a note (e.g. without an answer): listed, not counted. */
   rowWarnings: readonly RowError[];
   onImportMore: () => void;
+  /** An Anki deck's results: problems by note, flashcards counted as questions. */
+  unit?: "Row" | "Note";
 }
 
 /** SPEC §2 'Import Complete' and the page flow's complete screen, as one screen. */
@@ -23,6 +25,7 @@ export function ImportComplete({
   rowErrors,
   rowWarnings,
   onImportMore,
+  unit = "Row",
 }: ImportCompleteProps) {
   const stats: [string, number][] = [
     ["Total", summary.total],
@@ -56,8 +59,10 @@ export function ImportComplete({
               {summary.skipped} {summary.skipped === 1 ? "question was" : "questions were"} skipped.
             </p>
           )}
-          {rowErrors.length > 0 && <RowNoteList kind="errors" notes={rowErrors} />}
-          {rowWarnings.length > 0 && <RowNoteList kind="warnings" notes={rowWarnings} />}
+          {rowErrors.length > 0 && <RowNoteList kind="errors" notes={rowErrors} unit={unit} />}
+          {rowWarnings.length > 0 && (
+            <RowNoteList kind="warnings" notes={rowWarnings} unit={unit} />
+          )}
         </CardContent>
         <CardFooter className="flex-wrap justify-between">
           <Button variant="outline" onClick={onImportMore}>

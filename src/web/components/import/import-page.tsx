@@ -1,5 +1,5 @@
 import { Link } from "@tanstack/react-router";
-import { Layers, LineChart, Target, TrendingUp, Users } from "lucide-react";
+import { LineChart, Target, TrendingUp, Users } from "lucide-react";
 import { PageHeader } from "@/web/components/layout/page-header";
 import { Button } from "@/web/components/ui/button";
 import {
@@ -10,6 +10,7 @@ import {
   CardTitle,
 } from "@/web/components/ui/card";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/web/components/ui/tabs";
+import { AnkiImport } from "./anki-import";
 import { BulkImport } from "./bulk-import";
 
 /** SPEC §2 'Import screen (/import), three tabs'. */
@@ -27,33 +28,13 @@ export function ImportPage() {
           <BulkImport />
         </TabsContent>
         <TabsContent value="anki" forceMount className="data-[state=inactive]:hidden">
-          <AnkiImportTab />
+          <AnkiImport />
         </TabsContent>
         <TabsContent value="scores" forceMount className="data-[state=inactive]:hidden">
           <PriteScoresImportTab />
         </TabsContent>
       </Tabs>
     </>
-  );
-}
-
-function AnkiImportTab() {
-  return (
-    <Card>
-      <CardHeader>
-        <CardTitle className="flex items-center gap-2">
-          <Layers className="size-5 text-primary" aria-hidden="true" />
-          Anki Import
-        </CardTitle>
-        <CardDescription>Coming soon</CardDescription>
-      </CardHeader>
-      <CardContent>
-        <p>
-          Importing Anki deck files (.apkg) is coming soon. Until then, export your deck as a CSV
-          file and use Bulk Import.
-        </p>
-      </CardContent>
-    </Card>
   );
 }
 

@@ -125,6 +125,24 @@ export function ReviewStep({
 
 const NOTES_SHOWN = 50;
 
+const DECK_NOTE_KINDS = {
+  errors: {
+    title: "Notes not imported",
+    intro: "These cards could not become questions:",
+    className: "border-destructive/40 bg-error-soft text-error-soft-foreground",
+  },
+  warnings: {
+    title: "Warnings",
+    intro: "These notes were imported; check them after the import:",
+    className: "border-warning/40 bg-warning-soft text-warning-soft-foreground",
+  },
+  skipped: {
+    title: "Notes skipped",
+    intro: "These notes did not become questions:",
+    className: "border-input bg-muted/60",
+  },
+} as const;
+
 const NOTE_KINDS = {
   errors: {
     title: "Rows not imported",
@@ -145,13 +163,17 @@ const NOTE_KINDS = {
 export function RowNoteList({
   kind,
   notes,
+  unit = "Row",
 }: {
-  kind: keyof typeof NOTE_KINDS;
+  kind: keyof typeof DECK_NOTE_KINDS;
   notes: readonly RowError[];
+  /** An Anki deck's problems are by note ('Note 12: …'). */
+  unit?: "Row" | "Note";
 }) {
   const shown = notes.slice(0, NOTES_SHOWN);
-  const { title, intro, className } = NOTE_KINDS[kind];
-  const headingId = `row-${kind}-heading`;
+  const { title, intro, className } =
+    unit === "Note" || kind === "skipped" ? DECK_NOTE_KINDS[kind] : NOTE_KINDS[kind];
+  const headingId = `${unit.toLowerCase()}-${kind}-heading`;
   return (
     <section
       aria-labelledby={headingId}
@@ -164,9 +186,9 @@ export function RowNoteList({
       <ul className="grid max-h-64 gap-1 overflow-y-auto text-sm">
         {shown.map((note, i) => (
           <li key={i} className="break-words">
-            {note.message.startsWith(`Row ${note.row}`)
+            {note.message.startsWith(`${unit} ${note.row}`)
               ? note.message
-              : `Row ${note.row}: ${note.message}`}
+              : `${unit} ${note.row}: ${note.message}`}
           </li>
         ))}
       </ul>

@@ -1,0 +1,378 @@
+import { Layers, Upload } from "lucide-react";
+import { useCallback, useId, useState } from "react";
+import type { AnkiPackage } from "@/core/import/anki";
+import { checkAnkiUpload } from "@/core/import/anki/messages";
+import type { AnkiPlan } from "@/core/import/anki/plan";
+import { ImportError } from "@/core/import/errors";
+import { buildCommitItems, type DuplicateItem, type Resolution } from "@/core/import/plan";
+import type { Part, RowError } from "@/core/import/types";
+import { useBanner } from "@/web/components/ui/alert";
+import { Badge } from "@/web/components/ui/badge";
+import { Button } from "@/web/components/ui/button";
+import {
+  Card,
+  CardContent,
+  CardDescription,
+  CardFooter,
+  CardHeader,
+  CardTitle,
+} from "@/web/components/ui/card";
+import { Checkbox } from "@/web/components/ui/checkbox";
+import { SpinnerIcon } from "@/web/components/ui/spinner";
+import { trpc } from "@/web/lib/trpc";
+import { cn } from "@/web/lib/utils";
+import { DuplicateDetection, type CommitInput, type CommitSummary } from "./duplicate-detection";
+import { ImportComplete } from "./import-complete";
+import { defaultYear, PartYearFields } from "./question-fields";
+import { RowNoteList } from "./review-step";
+
+type Reader = typeof import("./anki-reader");
+
+/** The reader, sql.js and its WASM arrive with the first deck chosen, never with the page. */
+let readerModule: Promise<Reader> | null = null;
+const loadReader = (): Promise<Reader> => (readerModule ??= import("./anki-reader"));
+
+interface Loaded {
+  fileName: string;
+  pkg: AnkiPackage;
+  plan: AnkiPlan;
+}
+
+type Flow =
+  | { phase: "upload" }
+  | { phase: "review"; deck: Loaded }
+  | {
+      phase: "detect";
+      deck: Loaded;
+      plan: AnkiPlan;
+      checkItems: object[];
+      isPublic: boolean;
+      keepProgress: boolean;
+    }
+  | { phase: "complete"; plan: AnkiPlan; summary: CommitSummary };
+
+const asRows = (issues: AnkiPlan["errors"]): RowError[] =>
+  issues.map((i) => ({ row: i.note, message: i.message }));
+
+/**
+ * Import › Anki Import (issue 17): choose an .apkg/.colpkg, read it in the browser with the core
+ * reader, review what it holds (multiple choice, flashcards, skipped notes with the reason, problems
+ * by note), choose part, year, public and "Keep my Anki progress", then the file import's duplicate
+ * check and its one commit; the deck's images are uploaded just before the commit.
+ */
+export function AnkiImport() {
+  const [flow, setFlow] = useState<Flow>({ phase: "upload" });
+  const [part, setPart] = useState<Part>("1");
+  const [year, setYear] = useState(defaultYear);
+  const [isPublic, setIsPublic] = useState(false);
+  const [keepProgress, setKeepProgress] = useState(false);
+  const { show, clear, banner } = useBanner({ autoCloseMs: null });
+  const [reading, setReading] = useState(false);
+  const upload = trpc.imports.uploadMedia.useMutation();
+  const uploadRef = upload.mutateAsync;
+
+  const handleFile = async (file: File) => {
+    clear();
+    setReading(true);
+    try {
+      // Name and size first: a 2 GB video is refused before a byte is read.
+      checkAnkiUpload(file.name, file.size);
+      const bytes = new Uint8Array(await file.arrayBuffer());
+      const reader = await loadReader();
+      const pkg = await reader.readDeck(bytes);
+      const plan = reader.planDeck(pkg, { part, year });
+      setFlow({ phase: "review", deck: { fileName: file.name, pkg, plan } });
+    } catch (error) {
+      if (!(error instanceof ImportError)) console.error("Anki deck not read", error);
+      show(
+        "error",
+        error instanceof ImportError ? error.message : "This Anki deck could not be read.",
+      );
+    } finally {
+      setReading(false);
+    }
+  };
+
+  const startImport = async (deck: Loaded) => {
+    clear();
+    const reader = await loadReader();
+    try {
+      // Part and year are the drafts' own: the deck is converted again if they changed.
+      const plan =
+        deck.plan.drafts[0]?.part === part && deck.plan.drafts[0]?.year === year
+          ? deck.plan
+          : reader.planDeck(deck.pkg, { part, year });
+      const checkItems = plan.drafts.map((d, i) => reader.ankiCheckItem(d, plan.views[i]!));
+      setFlow({ phase: "detect", deck, plan, checkItems, isPublic, keepProgress });
+    } catch (error) {
+      show("error", error instanceof ImportError ? error.message : "Failed to prepare the import");
+    }
+  };
+
+  return (
+    <div className="grid gap-4">
+      {banner}
+      {flow.phase === "upload" && <DeckUpload busy={reading} onFile={(f) => void handleFile(f)} />}
+      {flow.phase === "review" && (
+        <DeckReview
+          deck={flow.deck}
+          part={part}
+          year={year}
+          isPublic={isPublic}
+          keepProgress={keepProgress}
+          onPart={setPart}
+          onYear={setYear}
+          onPublic={setIsPublic}
+          onKeepProgress={setKeepProgress}
+          onBack={() => {
+            clear();
+            setFlow({ phase: "upload" });
+          }}
+          onImport={() => void startImport(flow.deck)}
+        />
+      )}
+      {flow.phase === "detect" && (
+        <DeckDetection
+          flow={flow}
+          upload={uploadRef}
+          onCancel={() => setFlow({ phase: "review", deck: flow.deck })}
+          onComplete={(summary) => setFlow({ phase: "complete", plan: flow.plan, summary })}
+        />
+      )}
+      {flow.phase === "complete" && (
+        <ImportComplete
+          summary={flow.summary}
+          rowErrors={asRows(flow.plan.errors)}
+          rowWarnings={asRows(flow.plan.warnings)}
+          unit="Note"
+          onImportMore={() => setFlow({ phase: "upload" })}
+        />
+      )}
+    </div>
+  );
+}
+
+function DeckDetection({
+  flow,
+  upload,
+  onCancel,
+  onComplete,
+}: {
+  flow: Extract<Flow, { phase: "detect" }>;
+  upload: (input: { data: string }) => Promise<{ sha256: string }>;
+  onCancel: () => void;
+  onComplete: (summary: CommitSummary) => void;
+}) {
+  const { plan, deck, checkItems, isPublic, keepProgress } = flow;
+  const prepare = useCallback(
+    async (
+      duplicates: readonly DuplicateItem[],
+      resolutions: ReadonlyMap<number, Resolution>,
+    ): Promise<CommitInput> => {
+      const reader = await loadReader();
+      const actions = buildCommitItems(plan.views, duplicates, resolutions, (_q, i) => i);
+      // Only the images of questions that will be written are sent.
+      const needed = new Set(
+        plan.drafts.flatMap((d, i) => (actions[i]!.action === "skip" ? [] : d.images)),
+      );
+      const hashes = await reader.uploadDeckImages(
+        plan.images.filter((n) => needed.has(n)),
+        deck.pkg.media,
+        (data) => upload({ data }),
+      );
+      const items = actions.map(({ question: i, ...rest }) => ({
+        ...rest,
+        question: reader.ankiCommitQuestion(plan.drafts[i]!, plan.views[i]!, {
+          hashes,
+          keepProgress,
+        }),
+      }));
+      return { items, isPublic, ...(keepProgress ? { keepProgress: true } : {}) };
+    },
+    [plan, deck, upload, isPublic, keepProgress],
+  );
+  return (
+    <DuplicateDetection
+      questions={plan.views}
+      checkItems={checkItems}
+      prepare={prepare}
+      onCancel={onCancel}
+      onComplete={onComplete}
+    />
+  );
+}
+
+function DeckUpload({ onFile, busy }: { onFile: (file: File) => void; busy: boolean }) {
+  const inputId = useId();
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle className="flex items-center gap-2">
+          <Layers className="size-5 text-primary" aria-hidden="true" />
+          Anki Import
+        </CardTitle>
+        <CardDescription>
+          Bring an Anki deck (.apkg or .colpkg, up to 200 MB) into your bank: notes with options A-E
+          become multiple-choice questions, every other card a flashcard, with its images.
+        </CardDescription>
+      </CardHeader>
+      <CardContent>
+        <label
+          htmlFor={inputId}
+          className={cn(
+            "flex min-h-40 cursor-pointer flex-col items-center justify-center gap-3 rounded-lg border-2 border-dashed border-input p-6 text-center hover:bg-muted/50",
+            "focus-within:ring-2 focus-within:ring-ring focus-within:ring-offset-2",
+            busy && "pointer-events-none opacity-70",
+          )}
+        >
+          {busy ? (
+            <SpinnerIcon className="size-10 text-primary" />
+          ) : (
+            <Upload className="size-10 text-primary" aria-hidden="true" />
+          )}
+          <span className="text-base font-medium">
+            {busy ? "Reading the deck..." : "Click to choose an Anki deck"}
+          </span>
+          <span className="text-sm text-muted-foreground">
+            Export it from Anki with File › Export, as an .apkg
+          </span>
+          <input
+            id={inputId}
+            type="file"
+            accept=".apkg,.colpkg"
+            className="sr-only"
+            disabled={busy}
+            aria-label="Choose an Anki deck"
+            onChange={(event) => {
+              const file = event.target.files?.[0];
+              event.target.value = "";
+              if (file) onFile(file);
+            }}
+          />
+        </label>
+      </CardContent>
+    </Card>
+  );
+}
+
+interface DeckReviewProps {
+  deck: Loaded;
+  part: Part;
+  year: number;
+  isPublic: boolean;
+  keepProgress: boolean;
+  onPart: (part: Part) => void;
+  onYear: (year: number) => void;
+  onPublic: (value: boolean) => void;
+  onKeepProgress: (value: boolean) => void;
+  onBack: () => void;
+  onImport: () => void;
+}
+
+const SHOWN = 10;
+
+function DeckReview({
+  deck,
+  part,
+  year,
+  isPublic,
+  keepProgress,
+  onPart,
+  onYear,
+  onPublic,
+  onKeepProgress,
+  onBack,
+  onImport,
+}: DeckReviewProps) {
+  const { plan } = deck;
+  const publicId = useId();
+  const progressId = useId();
+  const studied = plan.drafts.filter((d) => d.progress !== null).length;
+  const stats: [string, number][] = [
+    ["Multiple choice", plan.counts.multipleChoice],
+    ["Flashcards", plan.counts.flashcards],
+    ["Skipped notes", plan.counts.skipped],
+    ["Images", plan.images.length],
+  ];
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>Review {deck.fileName}</CardTitle>
+        <CardDescription>
+          {plan.drafts.length} questions from {deck.pkg.notes.length} notes
+        </CardDescription>
+      </CardHeader>
+      <CardContent className="grid gap-4">
+        <dl className="grid grid-cols-2 gap-3 sm:grid-cols-4" aria-label="Deck contents">
+          {stats.map(([label, value]) => (
+            <div key={label} className="rounded-md bg-muted/60 p-3 text-center">
+              <dt className="text-sm text-muted-foreground">{label}</dt>
+              <dd className="text-2xl font-semibold">{value}</dd>
+            </div>
+          ))}
+        </dl>
+        <PartYearFields
+          idPrefix="anki"
+          part={part}
+          year={year}
+          onPartChange={onPart}
+          onYearChange={onYear}
+        />
+        <div className="flex items-start gap-2">
+          <Checkbox
+            id={publicId}
+            checked={isPublic}
+            onCheckedChange={(v) => onPublic(v === true)}
+          />
+          <label htmlFor={publicId} className="text-sm">
+            Share these questions with everyone (public)
+          </label>
+        </div>
+        <div className="flex items-start gap-2">
+          <Checkbox
+            id={progressId}
+            checked={keepProgress}
+            onCheckedChange={(v) => onKeepProgress(v === true)}
+          />
+          <label htmlFor={progressId} className="text-sm">
+            Keep my Anki progress
+            <span className="block text-muted-foreground">
+              {studied} of the cards were studied in Anki: their interval, ease, due date, reviews
+              and lapses become your study schedule.
+            </span>
+          </label>
+        </div>
+        <ol className="grid gap-2" aria-label="First questions of the deck">
+          {plan.views.slice(0, SHOWN).map((q, i) => (
+            <li key={i} className="grid gap-1 rounded-md border p-3">
+              <div className="flex flex-wrap gap-1.5">
+                <Badge variant="secondary">
+                  {plan.drafts[i]!.type === "flashcard" ? "Flashcard" : "Multiple choice"}
+                </Badge>
+                {q.category && <Badge variant="info">{q.category}</Badge>}
+              </div>
+              <p className="line-clamp-3 break-words whitespace-pre-wrap">{q.text}</p>
+            </li>
+          ))}
+        </ol>
+        {plan.skipped.length > 0 && (
+          <RowNoteList kind="skipped" unit="Note" notes={asRows(plan.skipped)} />
+        )}
+        {plan.errors.length > 0 && (
+          <RowNoteList kind="errors" unit="Note" notes={asRows(plan.errors)} />
+        )}
+        {plan.warnings.length > 0 && (
+          <RowNoteList kind="warnings" unit="Note" notes={asRows(plan.warnings)} />
+        )}
+      </CardContent>
+      <CardFooter className="flex-wrap justify-between">
+        <Button variant="outline" onClick={onBack}>
+          Back
+        </Button>
+        <Button onClick={onImport} disabled={plan.drafts.length === 0}>
+          Import {plan.drafts.length} Questions
+        </Button>
+      </CardFooter>
+    </Card>
+  );
+}
