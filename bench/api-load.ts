@@ -11,6 +11,10 @@
  *   npx tsx bench/api-load.ts --pglite [--duration 30] [--fresh]    (the embedded database, issue 20)
  *   npx tsx bench/api-load.ts --questions 500000 [--seed-only]      (a larger bank, issue 20 item 6)
  *
+ * With `--processes` (issue 20 item 5, issue 16 item 8) it instead runs health, the due page
+ * (limit=20) and saving exam answers against the server with WORKERS=1 and then WORKERS=2 (Node's
+ * cluster, one port), and records the two side by side.
+ *
  * With `--soak SECONDS` (issue 9: 600) it instead runs one long mixed load (due page, search, dashboard,
  * health) at 50 connections, samples the server's RSS every 30 s, and records errors and memory.
  */
@@ -35,6 +39,7 @@ const { values: args } = parseArgs({
     fresh: { type: "boolean", default: false },
     port: { type: "string", default: "3987" },
     soak: { type: "string" },
+    processes: { type: "boolean", default: false },
     "no-record": { type: "boolean", default: false },
     // Issue 19: only the baseline and the answer+rate writes under SM-2 and under FSRS (a short check).
     "writes-only": { type: "boolean", default: false },
@@ -194,7 +199,7 @@ async function pgliteRun(seconds: number) {
   }
 }
 
-function startServer(dataDir?: string): Promise<ChildProcess> {
+function startServer(dataDir?: string, extraEnv: NodeJS.ProcessEnv = {}): Promise<ChildProcess> {
   if (!fs.existsSync(path.join(ROOT, "dist", "server", "main.js"))) {
     spawnSync("npm", ["run", "build"], { cwd: ROOT, stdio: "inherit" });
   }
@@ -207,6 +212,7 @@ function startServer(dataDir?: string): Promise<ChildProcess> {
       HOST: "127.0.0.1",
       LOG_LEVEL: "warn",
       NODE_ENV: "production",
+      ...extraEnv,
     },
     stdio: ["ignore", "inherit", "inherit"],
   });
@@ -565,6 +571,71 @@ function writesOnly(
 
 const EXAM_ROW = "tRPC exams.answer (50 timed exams of another user)";
 
+function stopServer(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null) return resolve();
+    child.once("exit", () => resolve());
+    child.kill("SIGTERM");
+  });
+}
+
+/**
+ * Issue 20 item 5 and issue 16 item 8: the same rows with one server process and with two
+ * (WORKERS=2: Node's cluster on one port), each after its own warm-up.
+ */
+async function compareProcesses(token: string, writerToken: string, seconds: number) {
+  const rows: { name: string; workers: number; r: WrkResult }[] = [];
+  const due = `${BASE}/api/questions/due?limit=20`;
+  for (const workers of [1, 2]) {
+    const server = await startServer(undefined, { WORKERS: String(workers) });
+    try {
+      // Health answers once the first process listens; give the others time to.
+      await new Promise((r) => setTimeout(r, 3000));
+      const examScript = examAnswerScript(await examPairs(writerToken, 50));
+      wrk(due, token, 5);
+      wrk(`${BASE}/`, writerToken, 5, examScript);
+      const run = (name: string, url: string, as: string, script?: string) => {
+        const r = wrk(url, as, seconds, script);
+        rows.push({ name, workers, r });
+        console.log(
+          `${workers} process(es) · ${name}: ${r.rps.toFixed(0)} req/s, p50 ${r.p50.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms, errors ${r.errors}`,
+        );
+      };
+      run("GET /api/health (baseline)", `${BASE}/api/health`, token);
+      run("GET /api/questions/due?limit=20", due, token);
+      run(EXAM_ROW, `${BASE}/`, writerToken, examScript);
+    } finally {
+      await stopServer(server);
+    }
+  }
+  const cpu = os.cpus();
+  const pg = spawnSync("psql", [args.url!, "-Atc", "show server_version"], { encoding: "utf8" });
+  const cell = (r: WrkResult) =>
+    `${r.rps.toFixed(0)} req/s, p50 ${r.p50.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms${r.errors ? `, ${r.errors} errors` : ""}`;
+  const names = [...new Set(rows.map((x) => x.name))];
+  const of = (name: string, workers: number) =>
+    rows.find((x) => x.name === name && x.workers === workers)!.r;
+  const exam2 = of(EXAM_ROW, 2);
+  const exam1 = of(EXAM_ROW, 1);
+  const met = (r: WrkResult) => (r.rps >= 1000 && r.p99 <= 100 ? "met" : "not met");
+  record([
+    "",
+    `## One vs two server processes (bench/api-load.ts --processes) — ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC`,
+    "",
+    `- Machine: ${cpu.length} cores (${cpu[0]?.model.trim()}), Node ${process.version}; load average before the run ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(", ")}; measured while other work ran on the same 2 cores`,
+    `- Database: PostgreSQL ${pg.stdout.trim() || "?"}, synthetic bank; wrk 2 threads, ${args.connections} connections, ${seconds} s per row, load generator on the same cores; WORKERS=2 is Node's cluster on one port`,
+    "",
+    "| endpoint | 1 process | 2 processes |",
+    "| --- | --- | --- |",
+    ...names.map((name) => `| ${name} | ${cell(of(name, 1))} | ${cell(of(name, 2))} |`),
+    "",
+    `- **Saving an exam answer: ${exam1.rps.toFixed(0)} req/s, p99 ${exam1.p99.toFixed(1)} ms with one process (${met(exam1)}); ${exam2.rps.toFixed(0)} req/s, p99 ${exam2.p99.toFixed(1)} ms with two (${met(exam2)}) — goal ≥ 1,000 req/s with p99 ≤ 100 ms**`,
+  ]);
+}
+
 function record(lines: string[]) {
   if (!args["no-record"]) {
     fs.appendFileSync(path.join(ROOT, "bench", "RESULTS.md"), lines.join("\n") + "\n");
@@ -591,6 +662,7 @@ async function main() {
   if (args["seed-only"]) return;
   if (args.soak) return soak(token, Number(args.soak));
   const seconds = Number(args.duration);
+  if (args.processes) return compareProcesses(token, writerToken, seconds);
   const server = await startServer();
   try {
     const ids = (await (

@@ -191,7 +191,7 @@ export async function openLocal(opts: GlobalOptions): Promise<Session> {
         session,
         ip: "cli",
         returnToken: true,
-        config: { aiModel: createAiModel(env) },
+        config: { aiModel: await createAiModel(env) },
         timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
       }),
     );

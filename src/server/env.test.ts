@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { loadEnv, TRUST_PROXY_MESSAGE } from "./env";
+import { loadEnv, TRUST_PROXY_MESSAGE, WORKERS_NEED_POSTGRES } from "./env";
 
 /** Issue 2: the environment is validated at boot, with clear errors naming the variable. */
 describe("loadEnv", () => {
@@ -19,7 +19,19 @@ describe("loadEnv", () => {
       LOGIN_WINDOW_MINUTES: 10,
       REGISTRATIONS_PER_HOUR_PER_IP: 10,
       SESSION_CACHE_SECONDS: 30,
+      WORKERS: 1,
     });
+  });
+
+  it("runs several server processes only on PostgreSQL (issue 20 item 5)", () => {
+    expect(
+      loadEnv({ WORKERS: "2", DATABASE_URL: "postgres://prite@db:5432/prite" }).WORKERS,
+    ).toBe(2);
+    expect(() => loadEnv({ WORKERS: "2" })).toThrow(`WORKERS: ${WORKERS_NEED_POSTGRES}`);
+    expect(() => loadEnv({ WORKERS: "0", DATABASE_URL: "postgres://db/prite" })).toThrow(
+      "WORKERS: WORKERS must be a whole number from 1 to 64",
+    );
+    expect(loadEnv({ WORKERS: "1" }).WORKERS).toBe(1);
   });
 
   it("treats an empty variable as unset", () => {

@@ -100,7 +100,17 @@ const ZEnv = z.object({
     .default(30),
   MIGRATIONS_DIR: z.string().optional(),
   WEB_DIST_DIR: z.string().optional(),
+  WORKERS: z.coerce
+    .number({ error: "WORKERS must be a whole number from 1 to 64" })
+    .int("WORKERS must be a whole number from 1 to 64")
+    .min(1, "WORKERS must be a whole number from 1 to 64")
+    .max(64, "WORKERS must be a whole number from 1 to 64")
+    .default(1),
 });
+
+/** Said when WORKERS asks for several processes on the embedded database (docs/decisions/211). */
+export const WORKERS_NEED_POSTGRES =
+  "WORKERS must stay 1 on the embedded database (PGlite): it belongs to one process. Set DATABASE_URL to a PostgreSQL server to run several server processes.";
 
 export type Env = z.infer<typeof ZEnv>;
 
@@ -109,7 +119,11 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
   const cleaned = Object.fromEntries(
     Object.entries(source).filter(([, v]) => v !== undefined && v !== ""),
   );
-  const parsed = ZEnv.safeParse(cleaned);
+  const parsed = ZEnv.superRefine((env, ctx) => {
+    if (env.WORKERS > 1 && !env.DATABASE_URL) {
+      ctx.addIssue({ code: "custom", path: ["WORKERS"], message: WORKERS_NEED_POSTGRES });
+    }
+  }).safeParse(cleaned);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
     throw new Error(`Invalid environment:\n${lines.join("\n")}`);

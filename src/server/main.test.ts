@@ -1,15 +1,13 @@
-import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freePort, spawnServer, waitHealthy, type ServerProcess } from "./test/server-process";
 
 /**
  * Issue 2: the real server process — boot on an empty data folder, refuse a bad environment, hold the
  * embedded database's lock, and close cleanly on SIGTERM (exit 0, lock released, data kept).
  */
-const ROOT = path.resolve(__dirname, "../..");
 
 let dataDir: string;
 beforeAll(() => {
@@ -19,25 +17,7 @@ afterAll(() => {
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-interface Server {
-  child: ChildProcess;
-  port: number;
-  output: () => string;
-  exited: Promise<number | null>;
-}
-
-function startServer(port: number, extra: NodeJS.ProcessEnv = {}): Server {
+function startServer(port: number, extra: NodeJS.ProcessEnv = {}): ServerProcess {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     NODE_ENV: "production",
@@ -50,35 +30,7 @@ function startServer(port: number, extra: NodeJS.ProcessEnv = {}): Server {
     ...extra,
   };
   delete env.DATABASE_URL;
-  delete env.VITEST;
-  const child = spawn(process.execPath, ["--import", "tsx", "src/server/main.ts"], {
-    cwd: ROOT,
-    env,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let output = "";
-  child.stdout!.on("data", (c: Buffer) => (output += c.toString()));
-  child.stderr!.on("data", (c: Buffer) => (output += c.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
-  return { child, port, output: () => output, exited };
-}
-
-async function waitHealthy(server: Server, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  let exitCode: number | null | undefined;
-  void server.exited.then((code) => (exitCode = code));
-  while (Date.now() < deadline) {
-    if (exitCode !== undefined) throw new Error(`server exited (${exitCode}):\n${server.output()}`);
-    try {
-      const res = await fetch(`http://127.0.0.1:${server.port}/api/health`);
-      if (res.status === 200) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  server.child.kill("SIGKILL");
-  throw new Error(`server not healthy in ${timeoutMs} ms:\n${server.output()}`);
+  return spawnServer(port, env);
 }
 
 const lockFile = () => path.join(dataDir, "pglite.lock");
@@ -95,10 +47,20 @@ describe.skipIf(!!process.env.TEST_DATABASE_URL)("the server process", () => {
     expect(fs.existsSync(lockFile())).toBe(false);
   });
 
+  it("refuses several processes on the embedded database, saying why (issue 20 item 5)", async () => {
+    const server = startServer(await freePort(), { WORKERS: "2" });
+    expect(await server.exited).toBe(1);
+    expect(server.output()).toContain(
+      "WORKERS: WORKERS must stay 1 on the embedded database (PGlite): it belongs to one process.",
+    );
+    expect(fs.existsSync(lockFile())).toBe(false);
+  });
+
   it("closes the server and the database on SIGTERM: exit 0, lock gone, data kept", async () => {
     const server = startServer(await freePort());
     try {
-      await waitHealthy(server);
+      // A new folder is created in a child process first, then opened: two starts of PGlite.
+      await waitHealthy(server, 120_000);
       expect(fs.readFileSync(lockFile(), "utf8").trim()).toBe(String(server.child.pid));
 
       // A second process on the same folder gets a clear message instead of corrupting it.

@@ -1,32 +1,26 @@
+import { spawnSync } from "node:child_process";
+import cluster, { type Worker } from "node:cluster";
+import fs from "node:fs";
 import path from "node:path";
-import pino from "pino";
+import pino, { type Logger } from "pino";
 import { aiConfigured, createAiModel } from "./ai/model";
 import { buildApp, serverLoggerOptions } from "./app";
-import { createDb, DataDirLockedError } from "./db/client";
+import { createDb, DataDirLockedError, type DbHandle } from "./db/client";
 import { runMigrations } from "./db/migrate";
-import { loadEnv, projectRoot } from "./env";
+import { type Env, loadEnv, projectRoot } from "./env";
 import { closeInSteps } from "./shutdown";
 import { EXAM_SWEEP_INTERVAL_MS } from "./features/exams/deadline-sweep";
 
-async function main(): Promise<void> {
-  let env;
-  try {
-    env = loadEnv();
-  } catch (err) {
-    console.error((err as Error).message);
-    process.exit(1);
-  }
-  const logger = pino(serverLoggerOptions(env.LOG_LEVEL));
-  if (/^\s*(true|yes)\s*$/i.test(process.env.TRUST_PROXY ?? "")) {
-    logger.warn(
-      "TRUST_PROXY=true is read as 1: the address one reverse proxy in front reports. Write the number of proxies (TRUST_PROXY=2) or their addresses (TRUST_PROXY=10.0.0.5,10.0.1.0/24) to say more.",
-    );
-  }
+/** Set on the child that creates a new embedded database and leaves (see prepareEmbeddedDatabase). */
+const PREPARE_ONLY = "PRITE_PREPARE_DATABASE_ONLY";
 
-  let handle;
+/** Opens the database and brings its schema up to date, or stops the process with the reason. */
+async function openDatabase(env: Env, logger: Logger, migrate: boolean): Promise<DbHandle> {
+  let handle: DbHandle | undefined;
   try {
     handle = await createDb({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR });
-    await runMigrations(handle);
+    if (migrate) await runMigrations(handle);
+    return handle;
   } catch (err) {
     if (err instanceof DataDirLockedError) {
       logger.fatal(err.message);
@@ -36,7 +30,27 @@ async function main(): Promise<void> {
     await handle?.close().catch(() => {});
     process.exit(1);
   }
+}
 
+/**
+ * A new embedded database is created (initdb and every migration) in a child process that then exits:
+ * PGlite's initdb runs in a WebAssembly instance of its own whose memory and compiled code stayed in
+ * the server's RSS (+170 MB measured, issue 20 item 4). The server then opens the folder as it would
+ * any existing one. Answers false when the child failed (its messages are on stderr already).
+ */
+function prepareEmbeddedDatabase(env: Env): boolean {
+  if (env.DATABASE_URL) return true;
+  if (fs.existsSync(path.join(path.resolve(env.DATA_DIR), "pglite", "PG_VERSION"))) return true;
+  const child = spawnSync(process.execPath, [...process.execArgv, ...process.argv.slice(1)], {
+    env: { ...process.env, [PREPARE_ONLY]: "1" },
+    stdio: "inherit",
+  });
+  return child.status === 0;
+}
+
+/** One server process: the database, the HTTP server, and a clean close on SIGTERM or SIGINT. */
+async function runServer(env: Env, logger: Logger, opts: { migrate: boolean }): Promise<void> {
+  const handle = await openDatabase(env, logger, opts.migrate);
   const app = await buildApp({
     handle,
     config: {
@@ -47,7 +61,7 @@ async function main(): Promise<void> {
         windowMinutes: env.LOGIN_WINDOW_MINUTES,
         registrationsPerHour: env.REGISTRATIONS_PER_HOUR_PER_IP,
       },
-      aiModel: createAiModel(env),
+      aiModel: await createAiModel(env),
     },
     logger: serverLoggerOptions(env.LOG_LEVEL),
     trustProxy: env.TRUST_PROXY,
@@ -79,10 +93,112 @@ async function main(): Promise<void> {
   process.on("SIGINT", () => void shutdown("SIGINT"));
 
   await app.listen({ port: env.PORT, host: env.HOST });
-  logger.info(
-    { database: handle.kind, ai: aiConfigured(env) ? "configured" : "off" },
-    `PRITE Study listening on http://${env.HOST === "0.0.0.0" ? "localhost" : env.HOST}:${env.PORT}`,
-  );
+  const where = `http://${env.HOST === "0.0.0.0" ? "localhost" : env.HOST}:${env.PORT}`;
+  if (cluster.isWorker) {
+    logger.info({ worker: cluster.worker?.id }, `server process listening on ${where}`);
+  } else {
+    logger.info(
+      { database: handle.kind, ai: aiConfigured(env) ? "configured" : "off" },
+      `PRITE Study listening on ${where}`,
+    );
+  }
+}
+
+/** Workers that die on their own this often in a minute stop the whole server instead of looping. */
+const MAX_RESTARTS_PER_MINUTE = 5;
+
+/**
+ * WORKERS=N on PostgreSQL (docs/decisions/211-several-server-processes.md): this process migrates the
+ * database once, then runs N server processes with Node's cluster module, all on one port. It serves
+ * no request itself; it replaces a worker that dies, and on SIGTERM or SIGINT asks each to close and
+ * leaves with the worst exit code among them.
+ */
+async function runPrimary(env: Env, logger: Logger): Promise<void> {
+  const handle = await openDatabase(env, logger, true);
+  await handle.close();
+
+  let closing = false;
+  const restarts: number[] = [];
+  const codes: number[] = [];
+  const fork = () => cluster.fork();
+  cluster.on("exit", (worker: Worker, code, signal) => {
+    codes.push(code ?? (signal ? 1 : 0));
+    if (closing) {
+      if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(Math.max(0, ...codes));
+      return;
+    }
+    const now = Date.now();
+    restarts.push(now);
+    while (restarts[0]! < now - 60_000) restarts.shift();
+    if (restarts.length > MAX_RESTARTS_PER_MINUTE) {
+      logger.fatal(
+        `server processes keep stopping (${restarts.length} in a minute); stopping PRITE Study`,
+      );
+      void shutdown("worker failures");
+      return;
+    }
+    logger.error(
+      { worker: worker.id, code, signal },
+      "a server process stopped unexpectedly; starting another",
+    );
+    fork();
+  });
+
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    logger.info({ signal }, "shutting down every server process");
+    const workers = Object.values(cluster.workers ?? {}).filter((w): w is Worker => !!w);
+    if (workers.length === 0) process.exit(Math.max(0, ...codes));
+    for (const worker of workers) worker.process.kill("SIGTERM");
+    // Each worker closes within its own 20 s of budgets; one that does not is ended.
+    setTimeout(() => {
+      for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill("SIGKILL");
+    }, 25_000).unref();
+  };
+  process.on("SIGTERM", () => void shutdown("SIGTERM"));
+  process.on("SIGINT", () => void shutdown("SIGINT"));
+
+  for (let i = 0; i < env.WORKERS; i++) fork();
+  let listening = 0;
+  cluster.on("listening", () => {
+    listening++;
+    if (listening === env.WORKERS) {
+      logger.info(
+        { database: "postgres", workers: env.WORKERS, ai: aiConfigured(env) ? "configured" : "off" },
+        `PRITE Study listening on http://${env.HOST === "0.0.0.0" ? "localhost" : env.HOST}:${env.PORT} with ${env.WORKERS} server processes`,
+      );
+    }
+  });
+}
+
+async function main(): Promise<void> {
+  let env;
+  try {
+    env = loadEnv();
+  } catch (err) {
+    console.error((err as Error).message);
+    process.exit(1);
+  }
+  const logger = pino(serverLoggerOptions(env.LOG_LEVEL));
+
+  if (process.env[PREPARE_ONLY]) {
+    const handle = await openDatabase(env, logger, true);
+    await handle.close();
+    process.exit(0);
+  }
+  if (cluster.isWorker) {
+    // The primary has migrated the database already.
+    return runServer(env, logger, { migrate: false });
+  }
+  if (/^\s*(true|yes)\s*$/i.test(process.env.TRUST_PROXY ?? "")) {
+    logger.warn(
+      "TRUST_PROXY=true is read as 1: the address one reverse proxy in front reports. Write the number of proxies (TRUST_PROXY=2) or their addresses (TRUST_PROXY=10.0.0.5,10.0.1.0/24) to say more.",
+    );
+  }
+  if (env.WORKERS > 1) return runPrimary(env, logger);
+  if (!prepareEmbeddedDatabase(env)) process.exit(1);
+  return runServer(env, logger, { migrate: true });
 }
 
 void main();

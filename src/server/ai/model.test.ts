@@ -48,8 +48,8 @@ afterEach(() => {
 });
 
 describe("createAiModel", () => {
-  it("is off with neither a key nor a base URL", () => {
-    expect(createAiModel({ AI_MODEL: "gpt-4o-mini" })).toBeNull();
+  it("is off with neither a key nor a base URL", async () => {
+    expect(await createAiModel({ AI_MODEL: "gpt-4o-mini" })).toBeNull();
     expect(aiConfigured({})).toBe(false);
   });
 
@@ -57,7 +57,7 @@ describe("createAiModel", () => {
     const server = fakeServer("Lithium.");
     const env = { OPENAI_BASE_URL: "http://127.0.0.1:11434/v1", AI_MODEL: "llama3" };
     expect(aiConfigured(env)).toBe(true);
-    const model = createAiModel(env, { fetch: server.fetch });
+    const model = await createAiModel(env, { fetch: server.fetch });
     expect(model).not.toBeNull();
     const { text } = await generateText({ model: model!, prompt: "First-line?", maxRetries: 0 });
     expect(text).toBe("Lithium.");
@@ -71,7 +71,7 @@ describe("createAiModel", () => {
 
   it("sends the key to a compatible server that wants one", async () => {
     const server = fakeServer("ok");
-    const model = createAiModel(
+    const model = await createAiModel(
       { OPENAI_API_KEY: "sk-local", OPENAI_BASE_URL: "http://llm.internal/v1", AI_MODEL: "m" },
       { fetch: server.fetch },
     );
@@ -84,7 +84,7 @@ describe("createAiModel", () => {
 
   it("uses OpenAI's Responses API with a key and no base URL", async () => {
     const server = fakeServer("unused");
-    const model = createAiModel(
+    const model = await createAiModel(
       { OPENAI_API_KEY: "sk-test", AI_MODEL: "gpt-4o-mini" },
       { fetch: server.fetch },
     );

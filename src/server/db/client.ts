@@ -1,7 +1,5 @@
 import fs from "node:fs";
 import path from "node:path";
-import { PGlite } from "@electric-sql/pglite";
-import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
@@ -43,6 +41,9 @@ export interface CreateDbOptions {
   memory?: boolean;
   maxConnections?: number;
 }
+
+/** The embedded database's buffer pool (PostgreSQL's default is 128MB). */
+export const PGLITE_SHARED_BUFFERS = process.env.PGLITE_SHARED_BUFFERS || "32MB";
 
 /** Seconds before the next reconnect attempt: doubling from 50 ms, never more than 1 s. */
 export function reconnectDelaySeconds(retries: number): number {
@@ -93,10 +94,19 @@ export async function createDb(opts: CreateDbOptions): Promise<DbHandle> {
     dir = path.join(dataDir, "pglite");
   }
   try {
+    // Loaded only for the embedded database: a server on PostgreSQL never holds PGlite's code.
+    const [{ PGlite }, { pg_trgm }] = await Promise.all([
+      import("@electric-sql/pglite"),
+      import("@electric-sql/pglite/contrib/pg_trgm"),
+    ]);
     const client = await PGlite.create({
       dataDir: dir,
       extensions: { pg_trgm },
       loadDataDir: opts.loadDataDir,
+      // PostgreSQL's default 128 MB of shared buffers live in PGlite's WebAssembly memory, which never
+      // shrinks; the operating system's file cache still holds the data files behind a smaller pool
+      // (docs/decisions/210-lean-server.md).
+      startParams: [...PGlite.defaultStartParams, "-c", `shared_buffers=${PGLITE_SHARED_BUFFERS}`],
     });
     const db = drizzlePglite({ client, schema, casing: "snake_case" }) as unknown as Db;
     return {

@@ -51,6 +51,19 @@ export const createCallerFactory = t.createCallerFactory;
 export const middleware = t.middleware;
 
 /**
+ * Mutations that write only an exam's own rows (exam_answers, and exams when one is submitted for
+ * being overdue), never users or sessions: they leave the session cache as it is. A resident saves an
+ * answer every few seconds, and forgetting their session each time made every next request look it
+ * up again (docs/decisions/212-exam-answer-path.md). Were one of them ever to write users or
+ * sessions, migration 0015's trigger would still announce it to every server.
+ */
+export const SESSION_NEUTRAL_MUTATIONS: ReadonlySet<string> = new Set([
+  "exams.answer",
+  "exams.flag",
+  "exams.eliminate",
+]);
+
+/**
  * Around every procedure, in one middleware (each tRPC middleware copies the call's options and
  * context, which the due page's profile showed):
  * - a database that is down or restarting answers 503 (issue 9), not 500;
@@ -58,6 +71,7 @@ export const middleware = t.middleware;
  *   its user (of everyone, when an admin or nobody signed in made it) are forgotten before the answer
  *   leaves, so the client's next request is checked against the database
  *   (docs/decisions/092-session-cache.md). Failed mutations too: one may have written before failing.
+ *   The exam-taking mutations are the exception (SESSION_NEUTRAL_MUTATIONS).
  */
 const procedureUpkeep = t.middleware(async ({ ctx, type, path, getRawInput, next }) => {
   // PostgreSQL cannot store U+0000 in text: refused with a clear 400 on every input, so no schema
@@ -76,7 +90,7 @@ const procedureUpkeep = t.middleware(async ({ ctx, type, path, getRawInput, next
   try {
     result = cleaned ? await next({ getRawInput: async () => cleaned.input }) : await next();
   } finally {
-    if (type === "mutation" && ctx.sessionCache) {
+    if (type === "mutation" && ctx.sessionCache && !SESSION_NEUTRAL_MUTATIONS.has(path)) {
       if (ctx.user && !ctx.user.isAdmin) ctx.sessionCache.forgetUser(ctx.user.id);
       else ctx.sessionCache.clear();
     }

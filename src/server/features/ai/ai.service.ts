@@ -1,4 +1,4 @@
-import { generateText, Output, type LanguageModel } from "ai";
+import type { LanguageModel } from "ai";
 import { CATEGORIES } from "../../../core/constants";
 import type { ParsedQuestion } from "../../../core/import/types";
 import { parseAnswerKey, parseQuestionsText } from "../../../core/parsing";
@@ -65,6 +65,8 @@ function draftJson(q: ParsedQuestion) {
 }
 
 async function askModel(model: LanguageModel, input: TAiProcessRequest): Promise<unknown> {
+  // Loaded on first use: the AI SDK is about 20 MB of a server's RSS that never calls it.
+  const { generateText, Output } = await import("ai");
   const common = {
     model,
     maxRetries: 1,

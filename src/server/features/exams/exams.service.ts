@@ -587,18 +587,113 @@ async function upsertAnswer(
   return row!;
 }
 
+/** One answer as the exam screen sends it. */
+interface AnswerInput {
+  userId: string;
+  examId: string;
+  questionId: string;
+  selected: string[];
+  timeSpentMs: number;
+  now: Date;
+}
+
+/**
+ * A text[] of bound values, for the insert below (drizzle would spread an array param). Dates in that
+ * raw SQL go as ISO text: postgres.js, as drizzle sets it up, does not serialise a Date parameter.
+ */
+const textArray = (values: readonly string[]) =>
+  sql<string[]>`array[${sql.join(
+    values.map((v) => sql`${v}`),
+    sql`, `,
+  )}]::text[]`;
+
+/**
+ * The answer path in two statements and no explicit transaction (issue 16 item 8): one read of the
+ * exam, the question and its answer so far, then one INSERT … SELECT that writes only while the exam
+ * is still running. Its `FOR SHARE` on the exam row waits for a submission or a sweep in flight (both
+ * take the row FOR UPDATE) and re-reads the row after it, so an answer is never saved into a closed
+ * exam; concurrent answers to one exam share the lock. Answers `null` when this path does not apply
+ * (not found, no longer running, time up, or the guarded write changed nothing): the locking path
+ * below then gives the exact refusal, and submits an overdue exam first.
+ */
+async function answerRunningExam(db: Db, opts: AnswerInput): Promise<SavedAnswer | null> {
+  const [found] = await db
+    .select({ exam: exams, question: questions, answer: examAnswers })
+    .from(exams)
+    .innerJoin(
+      examQuestions,
+      and(eq(examQuestions.examId, exams.id), eq(examQuestions.questionId, opts.questionId)),
+    )
+    .innerJoin(questions, eq(questions.id, examQuestions.questionId))
+    .leftJoin(
+      examAnswers,
+      and(eq(examAnswers.examId, exams.id), eq(examAnswers.questionId, examQuestions.questionId)),
+    )
+    .where(and(eq(exams.id, opts.examId), eq(exams.userId, opts.userId)));
+  if (!found || found.exam.status !== "in_progress") return null;
+  const { exam, question, answer } = found;
+  const cutoff = expiredBefore(opts.now);
+  if (exam.endsAt && exam.endsAt <= cutoff) return null;
+  const selected = requireOptions(opts.selected, question.options);
+  const tutor = exam.mode === "tutor";
+  if (tutor && answer && answer.selected.length > 0) {
+    throw new AppError("CONFLICT", EXAM_ERRORS.TUTOR_FINAL);
+  }
+  const set = {
+    selected,
+    isCorrect: isItemCorrect(selected, answerKeyOf(question)),
+    category: question.category,
+    timeSpentMs: opts.timeSpentMs,
+    answeredAt: selected.length > 0 ? opts.now : null,
+  };
+  const [saved] = await db
+    .insert(examAnswers)
+    .select(
+      db
+        .select({
+          examId: exams.id,
+          questionId: sql`${question.id}::uuid`.as("question_id"),
+          userId: exams.userId,
+          selected: textArray(selected).as("selected"),
+          isCorrect: sql`${set.isCorrect}::boolean`.as("is_correct"),
+          category: sql`${set.category}::text`.as("category"),
+          // Every column, in the table's order (drizzle's rule); a new row starts unmarked.
+          flagged: sql`false`.as("flagged"),
+          eliminated: sql`'{}'::text[]`.as("eliminated"),
+          timeSpentMs: sql`${set.timeSpentMs}::integer`.as("time_spent_ms"),
+          answeredAt: sql`${set.answeredAt?.toISOString() ?? null}::timestamptz`.as("answered_at"),
+        })
+        .from(exams)
+        .where(
+          and(
+            eq(exams.id, exam.id),
+            eq(exams.userId, opts.userId),
+            eq(exams.status, "in_progress"),
+            sql`(${exams.endsAt} is null or ${exams.endsAt} > ${cutoff.toISOString()}::timestamptz)`,
+          ),
+        )
+        .for("share"),
+    )
+    .onConflictDoUpdate({
+      target: [examAnswers.examId, examAnswers.questionId],
+      set,
+      // Tutor mode: a shown answer is final, also against a second answer racing this one.
+      where: tutor ? sql`cardinality(${examAnswers.selected}) = 0` : undefined,
+    })
+    .returning();
+  if (!saved) return null;
+  return {
+    questionId: question.id,
+    answer: answerState(saved),
+    remainingMs: remainingMs(exam.endsAt, opts.now),
+    feedback: tutor && selected.length > 0 ? feedbackOf(question, saved) : null,
+  };
+}
+
 /** Saves one answer as it is given (an empty selection clears it in timed mode). */
-export async function answerExamQuestion(
-  db: Db,
-  opts: {
-    userId: string;
-    examId: string;
-    questionId: string;
-    selected: string[];
-    timeSpentMs: number;
-    now: Date;
-  },
-): Promise<SavedAnswer> {
+export async function answerExamQuestion(db: Db, opts: AnswerInput): Promise<SavedAnswer> {
+  const fast = await answerRunningExam(db, opts);
+  if (fast) return fast;
   return changeQuestion(db, opts, async (tx, exam, { question, answer }) => {
     const selected = requireOptions(opts.selected, question.options);
     if (exam.mode === "tutor" && answer && answer.selected.length > 0) {

@@ -297,6 +297,47 @@ describe("taking an exam", () => {
     });
   });
 
+  it("answers racing the submission are saved and counted, or refused; never saved after it", async () => {
+    const me = await h.user();
+    await bank(me, { Ethics: 30 });
+    const { exam } = await me.caller.exams.create({ size: 30 });
+    // Every question's key is B (addQuestion): each saved answer is a correct one.
+    const answers = exam.questions.map((q) =>
+      me.caller.exams.answer({ examId: exam.id, questionId: q.questionId, selected: ["B"] }).then(
+        () => "saved",
+        (err: unknown) => (err instanceof TRPCError ? errorMessage(err) : String(err)),
+      ),
+    );
+    const submitted = me.caller.exams.submit({ examId: exam.id });
+    const outcomes = await Promise.all(answers);
+    const { correctCount } = await submitted;
+    expect(outcomes.every((o) => o === "saved" || o === EXAM_ERRORS.SUBMITTED)).toBe(true);
+    const stored = await h.db.db.select().from(examAnswers).where(eq(examAnswers.examId, exam.id));
+    expect(stored).toHaveLength(outcomes.filter((o) => o === "saved").length);
+    expect(correctCount).toBe(stored.length);
+  });
+
+  it("in tutor mode keeps one of two answers sent at once to the same question", async () => {
+    const me = await h.user();
+    await bank(me, { Ethics: 5 });
+    const { exam } = await me.caller.exams.create({ size: 5, mode: "tutor" });
+    const q = exam.questions[0]!.questionId;
+    const outcomes = await Promise.all(
+      ["A", "B"].map((letter) =>
+        me.caller.exams.answer({ examId: exam.id, questionId: q, selected: [letter] }).then(
+          (saved) => saved.answer.selected[0],
+          (err: unknown) => (err instanceof TRPCError ? errorMessage(err) : String(err)),
+        ),
+      ),
+    );
+    expect(outcomes.filter((o) => o === EXAM_ERRORS.TUTOR_FINAL)).toHaveLength(1);
+    const [kept] = await h.db.db
+      .select()
+      .from(examAnswers)
+      .where(and(eq(examAnswers.examId, exam.id), eq(examAnswers.questionId, q)));
+    expect(outcomes).toContain(kept!.selected[0]);
+  });
+
   it("is its taker's alone: another user and an admin get 404 and change nothing", async () => {
     const me = await h.user();
     const other = await h.user();

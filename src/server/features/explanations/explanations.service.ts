@@ -1,4 +1,4 @@
-import { generateText, type LanguageModel } from "ai";
+import type { LanguageModel } from "ai";
 import { eq } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { questions } from "../../db/schema";
@@ -55,6 +55,8 @@ export async function generateExplanation(
   if (!slot.ok) throw new AppError("TOO_MANY_REQUESTS", minutesMessage(slot.retryAfterMs));
   let text: string;
   try {
+    // Loaded on first use: the AI SDK is about 20 MB of a server's RSS that never calls it.
+    const { generateText } = await import("ai");
     const result = await generateText({
       model,
       system: EXPLANATION_SYSTEM_PROMPT,
