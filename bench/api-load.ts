@@ -13,7 +13,8 @@
  *
  * With `--processes` (issue 20 item 5, issue 16 item 8) it instead runs health, the due page
  * (limit=20) and saving exam answers against the server with WORKERS=1 and then WORKERS=2 (Node's
- * cluster, one port), and records the two side by side.
+ * cluster, one port), and records the two side by side; `--baseline DIR` first runs the built server
+ * of another checkout (the code before a change) with one process, as the same-run baseline.
  *
  * With `--soak SECONDS` (issue 9: 600) it instead runs one long mixed load (due page, search, dashboard,
  * health) at 50 connections, samples the server's RSS every 30 s, and records errors and memory.
@@ -40,6 +41,9 @@ const { values: args } = parseArgs({
     port: { type: "string", default: "3987" },
     soak: { type: "string" },
     processes: { type: "boolean", default: false },
+    // With --processes: a checkout whose built server (dist/server/main.js) runs first as the same-run
+    // baseline of the code before the change, with one process.
+    baseline: { type: "string" },
     "no-record": { type: "boolean", default: false },
     // Issue 19: only the baseline and the answer+rate writes under SM-2 and under FSRS (a short check).
     "writes-only": { type: "boolean", default: false },
@@ -199,12 +203,16 @@ async function pgliteRun(seconds: number) {
   }
 }
 
-function startServer(dataDir?: string, extraEnv: NodeJS.ProcessEnv = {}): Promise<ChildProcess> {
-  if (!fs.existsSync(path.join(ROOT, "dist", "server", "main.js"))) {
-    spawnSync("npm", ["run", "build"], { cwd: ROOT, stdio: "inherit" });
+function startServer(
+  dataDir?: string,
+  extraEnv: NodeJS.ProcessEnv = {},
+  root = ROOT,
+): Promise<ChildProcess> {
+  if (!fs.existsSync(path.join(root, "dist", "server", "main.js"))) {
+    spawnSync("npm", ["run", "build"], { cwd: root, stdio: "inherit" });
   }
-  const child = spawn(process.execPath, [path.join(ROOT, "dist", "server", "main.js")], {
-    cwd: ROOT,
+  const child = spawn(process.execPath, [path.join(root, "dist", "server", "main.js")], {
+    cwd: root,
     env: {
       ...process.env,
       ...(dataDir ? { DATA_DIR: dataDir, DATABASE_URL: "" } : { DATABASE_URL: dbUrl(DB_NAME) }),
@@ -586,8 +594,14 @@ function stopServer(child: ChildProcess): Promise<void> {
 async function compareProcesses(token: string, writerToken: string, seconds: number) {
   const rows: { name: string; workers: number; r: WrkResult }[] = [];
   const due = `${BASE}/api/questions/due?limit=20`;
-  for (const workers of [1, 2]) {
-    const server = await startServer(undefined, { WORKERS: String(workers) });
+  // 0 stands for the baseline checkout (one process).
+  const setups = args.baseline ? [0, 1, 2] : [1, 2];
+  for (const workers of setups) {
+    const server = await startServer(
+      undefined,
+      { WORKERS: String(Math.max(1, workers)) },
+      workers === 0 ? path.resolve(args.baseline!) : ROOT,
+    );
     try {
       // Health answers once the first process listens; give the others time to.
       await new Promise((r) => setTimeout(r, 3000));
@@ -598,7 +612,7 @@ async function compareProcesses(token: string, writerToken: string, seconds: num
         const r = wrk(url, as, seconds, script);
         rows.push({ name, workers, r });
         console.log(
-          `${workers} process(es) · ${name}: ${r.rps.toFixed(0)} req/s, p50 ${r.p50.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms, errors ${r.errors}`,
+          `${workers === 0 ? "baseline" : `${workers} process(es)`} · ${name}: ${r.rps.toFixed(0)} req/s, p50 ${r.p50.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms, errors ${r.errors}`,
         );
       };
       run("GET /api/health (baseline)", `${BASE}/api/health`, token);
@@ -628,9 +642,14 @@ async function compareProcesses(token: string, writerToken: string, seconds: num
       .join(", ")}; measured while other work ran on the same 2 cores`,
     `- Database: PostgreSQL ${pg.stdout.trim() || "?"}, synthetic bank; wrk 2 threads, ${args.connections} connections, ${seconds} s per row, load generator on the same cores; WORKERS=2 is Node's cluster on one port`,
     "",
-    "| endpoint | 1 process | 2 processes |",
-    "| --- | --- | --- |",
-    ...names.map((name) => `| ${name} | ${cell(of(name, 1))} | ${cell(of(name, 2))} |`),
+    args.baseline
+      ? `| endpoint | before (${path.basename(path.resolve(args.baseline))}, 1 process) | 1 process | 2 processes |`
+      : "| endpoint | 1 process | 2 processes |",
+    args.baseline ? "| --- | --- | --- | --- |" : "| --- | --- | --- |",
+    ...names.map(
+      (name) =>
+        `| ${name} | ${args.baseline ? `${cell(of(name, 0))} | ` : ""}${cell(of(name, 1))} | ${cell(of(name, 2))} |`,
+    ),
     "",
     `- **Saving an exam answer: ${exam1.rps.toFixed(0)} req/s, p99 ${exam1.p99.toFixed(1)} ms with one process (${met(exam1)}); ${exam2.rps.toFixed(0)} req/s, p99 ${exam2.p99.toFixed(1)} ms with two (${met(exam2)}) — goal ≥ 1,000 req/s with p99 ≤ 100 ms**`,
   ]);
