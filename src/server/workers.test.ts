@@ -143,11 +143,11 @@ describe.skipIf(!url)("several server processes on one PostgreSQL", () => {
     for (const s of [a, b]) s.child.kill("SIGTERM");
     expect(await a.exited).toBe(0);
     expect(await b.exited).toBe(0);
-  });
+  }, 180_000);
 
   it("WORKERS=2 serves one port from two processes and closes them all on SIGTERM", async () => {
     const cluster = await startServer(databaseUrl, { WORKERS: "2" });
-    await within(10_000, async () => cluster.output().includes("with 2 server processes"));
+    await within(60_000, async () => cluster.output().includes("with 2 server processes"));
     const pids = workerPids(cluster.output());
     expect(new Set(pids).size).toBe(2);
     expect(pids).not.toContain(cluster.child.pid);
@@ -169,5 +169,5 @@ describe.skipIf(!url)("several server processes on one PostgreSQL", () => {
     cluster.child.kill("SIGTERM");
     expect(await cluster.exited).toBe(0);
     for (const pid of pids) expect(() => process.kill(pid, 0)).toThrow();
-  });
+  }, 180_000);
 });
