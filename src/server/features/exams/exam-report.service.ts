@@ -6,6 +6,7 @@ import { categoryLabel, percent } from "../../../core/stats";
 import type { Db } from "../../db/client";
 import { reviews, studyStates, users, type ExamRow } from "../../db/schema";
 import { answerCountsByUser } from "../stats/answer-log";
+import { imagesByQuestion } from "../questions/question-json";
 import { findVisibleQuestion } from "../study/question-access";
 import { saveState, schedulerSettings, toState } from "../study/study.service";
 import {
@@ -142,6 +143,8 @@ export interface ReviewItem {
   text: string;
   options: Record<string, string>;
   questionType: string;
+  /** The images the question shows below its stem (issue 17), in order. */
+  images: string[];
   category: string;
   selected: string[];
   answered: boolean;
@@ -165,7 +168,12 @@ export async function examReview(
   opts: { userId: string; examId: string; now: Date; filter: ReviewFilter },
 ): Promise<{ exam: ExamSummary; filter: ReviewFilter; items: ReviewItem[] }> {
   const exam = await loadFinishedExam(db, opts);
-  const items = (await examItems(db, exam.id)).map(({ position, question, answer }) => {
+  const rows = await examItems(db, exam.id);
+  const images = await imagesByQuestion(
+    db,
+    rows.map((row) => row.question.id),
+  );
+  const items = rows.map(({ position, question, answer }) => {
     const feedback = feedbackOf(question, answer);
     return {
       position,
@@ -173,6 +181,7 @@ export async function examReview(
       text: question.text,
       options: question.options,
       questionType: question.questionType,
+      images: images.get(question.id) ?? [],
       category: question.category,
       selected: answer?.selected ?? [],
       answered: !!answer && answer.selected.length > 0,

@@ -41,7 +41,7 @@ import {
   type QuestionRow,
 } from "../../db/schema";
 import { AppError, badRequest, notFound } from "../../errors";
-import { visibleTo } from "../questions/question-json";
+import { imagesByQuestion, visibleTo } from "../questions/question-json";
 import { NOT_AN_OPTION } from "../study/study.service";
 
 export const EXAM_ERRORS = {
@@ -81,6 +81,8 @@ export interface ExamQuestionView {
   questionType: string;
   numCorrectAnswers: number;
   instructions: string;
+  /** The images the question shows below its stem (SHA-256 keys, issue 17), in order. */
+  images: string[];
   category: string;
   part: string;
   year: number;
@@ -498,6 +500,10 @@ function showsFeedback(row: ExamRow, answer: ExamItem["answer"]): boolean {
 
 export async function examView(db: Db, row: ExamRow, now: Date): Promise<ExamView> {
   const items = await examItems(db, row.id);
+  const images = await imagesByQuestion(
+    db,
+    items.map((item) => item.question.id),
+  );
   return {
     ...examSummary(row),
     remainingMs: row.status === "in_progress" ? remainingMs(row.endsAt, now) : null,
@@ -509,6 +515,7 @@ export async function examView(db: Db, row: ExamRow, now: Date): Promise<ExamVie
       questionType: question.questionType,
       numCorrectAnswers: question.numCorrectAnswers,
       instructions: question.instructions,
+      images: images.get(question.id) ?? [],
       category: question.category,
       part: question.part,
       year: question.year,

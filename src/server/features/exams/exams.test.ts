@@ -5,6 +5,7 @@ import { EXAM_LIMITS } from "../../../core/exams";
 import { examAnswers, exams, questions, reviews, studyStates, users } from "../../db/schema";
 import { createHarness, type Harness, type TestUser } from "../../test/harness";
 import { errorMessage } from "../../trpc/init";
+import { setQuestionMedia, storeMedia } from "../media/media.service";
 import { addQuestion } from "../study/test-fixtures";
 import { NOT_ENOUGH_COHORT } from "./exam-report.service";
 import { EXAM_ERRORS, sweepExpiredExams } from "./exams.service";
@@ -417,6 +418,32 @@ describe("the deadline, enforced by the server", () => {
       if (row.id === tutor) expect(row.status).toBe("in_progress");
       else expect([row.status, row.submittedAt]).toEqual(["expired", row.endsAt]);
     }
+  });
+});
+
+describe("images (issue 17)", () => {
+  it("shows a question's images, in order, while taking the exam and in its review", async () => {
+    const me = await h.user();
+    const [withImages] = await bank(me, { Ethics: 5 });
+    const files = [1, 2].map(
+      (n) => new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, n, 0xe7]),
+    );
+    const hashes: string[] = [];
+    for (const bytes of files)
+      hashes.push((await storeMedia(h.db.db, { bytes, uploadedBy: me.user.id })).sha256);
+    await setQuestionMedia(h.db.db, withImages!.id, [hashes[1]!, hashes[0]!]);
+
+    const { exam } = await me.caller.exams.create({ size: 5, mode: "tutor" });
+    const shown = (id: string) => exam.questions.find((q) => q.questionId === id)!.images;
+    expect(shown(withImages!.id)).toEqual([hashes[1], hashes[0]]);
+    expect(exam.questions.filter((q) => q.images.length === 0)).toHaveLength(4);
+
+    await me.caller.exams.submit({ examId: exam.id });
+    const { items } = await me.caller.exams.review({ examId: exam.id, filter: "all" });
+    expect(items.find((i) => i.questionId === withImages!.id)!.images).toEqual([
+      hashes[1],
+      hashes[0],
+    ]);
   });
 });
 

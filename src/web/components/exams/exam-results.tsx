@@ -5,6 +5,7 @@ import { REVIEW_FILTERS, type ReviewFilter } from "@/core/exams/settings";
 import { PageHeader } from "@/web/components/layout/page-header";
 import { Alert, useBanner } from "@/web/components/ui/alert";
 import { Badge } from "@/web/components/ui/badge";
+import { QuestionImages } from "@/web/components/questions/question-images";
 import { Button } from "@/web/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "@/web/components/ui/card";
 import { Spinner } from "@/web/components/ui/spinner";
@@ -163,6 +164,7 @@ function ReviewCard({ examId }: { examId: string }) {
                   </span>
                 </div>
                 <p className="whitespace-pre-wrap">{item.text}</p>
+                <QuestionImages images={item.images} />
                 <ul className="grid gap-1">
                   {Object.entries(item.options)
                     .filter(([, t]) => t.trim() !== "")

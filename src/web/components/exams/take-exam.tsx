@@ -1,3 +1,4 @@
+import { QuestionImages } from "@/web/components/questions/question-images";
 import { Link } from "@tanstack/react-router";
 import { ChevronLeft, ChevronRight, Flag, Send, Timer } from "lucide-react";
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
@@ -348,6 +349,7 @@ function ExamRunner({
           <p className="whitespace-pre-wrap" data-testid="exam-question-text">
             {q.text}
           </p>
+          <QuestionImages images={q.images} />
           <div
             role={required === 1 ? "radiogroup" : "group"}
             aria-label="Options"
