@@ -52,6 +52,9 @@ const { values: args } = parseArgs({
     questions: { type: "string", default: "50000" },
     // Seed (when needed), vacuum and stop: to prepare a large bank ahead of the measured runs.
     "seed-only": { type: "boolean", default: false },
+    // Issue 20 item 6: one request at a time (no queueing behind wrk), p50/p99 of each read and of an
+    // exam answer, to compare bank sizes on a machine whose load moves the figures under wrk.
+    sequential: { type: "string" },
     // Issue 20: the server on the embedded database (PGlite) holding the same synthetic bank, in a data
     // folder seeded once by the code behind `prite seed --synthetic` and kept for later runs.
     pglite: { type: "boolean", default: false },
@@ -577,6 +580,71 @@ function writesOnly(
   }
 }
 
+/** p50 and p99 of `n` requests made one after another. */
+async function timed(n: number, send: (i: number) => Promise<Response>) {
+  const times: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const started = performance.now();
+    const res = await send(i);
+    await res.arrayBuffer();
+    if (!res.ok) throw new Error(`status ${res.status}`);
+    times.push(performance.now() - started);
+  }
+  times.sort((a, b) => a - b);
+  const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))]!;
+  return { p50: at(0.5), p99: at(0.99) };
+}
+
+async function sequential(
+  user: { username: string; due: number; own: number },
+  token: string,
+  writerToken: string,
+  n: number,
+) {
+  const server = await startServer();
+  try {
+    const get = (url: string) => () =>
+      fetch(`${BASE}${url}`, { headers: { "x-auth-token": token } });
+    const pairs = await examPairs(writerToken, 2);
+    const rows: [string, { p50: number; p99: number }][] = [];
+    const reads: [string, string][] = [
+      ["GET /api/questions/due?limit=20", "/api/questions/due?limit=20"],
+      [
+        "GET /api/questions/search?text=lithium toxicity",
+        "/api/questions/search?text=lithium%20toxicity",
+      ],
+      ["tRPC stats.summary (dashboard)", `/trpc/stats.summary?input=${encodeURIComponent("{}")}`],
+    ];
+    for (const [name, url] of reads) {
+      await timed(20, get(url));
+      rows.push([name, await timed(n, get(url))]);
+    }
+    rows.push([
+      "tRPC exams.answer",
+      await timed(Math.min(n, pairs.length), (i) =>
+        fetch(`${BASE}/trpc/exams.answer`, {
+          method: "POST",
+          headers: { "content-type": "application/json", "x-auth-token": writerToken },
+          body: JSON.stringify({ ...pairs[i]!, selected: ["A"], timeSpentMs: 5000 }),
+        }),
+      ),
+    ]);
+    record([
+      "",
+      `## One request at a time (bench/api-load.ts --sequential ${n} --questions ${QUESTIONS}) — ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC`,
+      "",
+      machineLine(),
+      `- PostgreSQL, synthetic bank of ${USERS.toLocaleString("en")} users, ${QUESTIONS.toLocaleString("en")} questions, ${REVIEWS.toLocaleString("en")} reviews; ${n} requests each after 20 of warm-up, as ${user.username} (${user.due} due reviews, ${user.own} own questions)`,
+      "",
+      "| request | p50 | p99 |",
+      "| --- | --- | --- |",
+      ...rows.map(([name, r]) => `| ${name} | ${r.p50.toFixed(1)} ms | ${r.p99.toFixed(1)} ms |`),
+    ]);
+  } finally {
+    server.kill("SIGTERM");
+  }
+}
+
 const EXAM_ROW = "tRPC exams.answer (50 timed exams of another user)";
 
 function stopServer(child: ChildProcess): Promise<void> {
@@ -679,6 +747,7 @@ async function main() {
   }
   const { user, token, writerToken, fsrsToken } = await prepareDatabase();
   if (args["seed-only"]) return;
+  if (args.sequential) return sequential(user, token, writerToken, Number(args.sequential));
   if (args.soak) return soak(token, Number(args.soak));
   const seconds = Number(args.duration);
   if (args.processes) return compareProcesses(token, writerToken, seconds);
