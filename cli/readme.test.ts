@@ -76,6 +76,12 @@ describe("the README's command-line examples", () => {
     expect(all).toContain("Total: 508, duplicates: 0, merged: 0, imported: 508");
     expect(all).toContain("Total: 508, duplicates: 508, merged: 508, imported: 0");
     expect(all).toContain("[Cyber Security]: 7 questions, 0 rows with errors, 3 with warnings");
+    expect(all).toContain(
+      "ham_extra_class_2024_2028.apkg: 590 multiple choice, 0 flashcards, 1 notes skipped",
+    );
+    expect(all).toContain(
+      "anki_apkg_export_output.apkg: 0 multiple choice, 3 flashcards, 0 notes skipped",
+    );
     expect(all).toContain("Saved the answer key for Part 1 2024: 50 answers.");
     expect(all).toMatch(
       /Join code: [A-Z2-9]{8}\nMock exam of 100 public questions \(timed, 90 s per question\)\./,
@@ -84,7 +90,7 @@ describe("the README's command-line examples", () => {
     expect(all).toContain("alice is now a regular user.");
     expect(all).toContain("Not logged in: nothing to forget.");
     expect(JSON.parse(fs.readFileSync(path.join(tmp, "bank.json"), "utf8"))).toHaveLength(
-      12 + 508 + 7 + 6,
+      12 + 508 + 7 + 6 + 590 + 3,
     );
     expect(
       fs.readdirSync(tmp).some((f) => /^prite_study_data_\d{4}-\d{2}-\d{2}\.json$/.test(f)),
