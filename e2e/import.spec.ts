@@ -186,8 +186,9 @@ test("the Anki and PRITE Scores tabs", async ({ page, user }) => {
   void user;
   await page.goto("/import");
   await page.getByRole("tab", { name: "Anki Import" }).click();
-  await expect(page.getByText(/coming soon/i).first()).toBeVisible();
-  await expect(page.getByText(/\.apkg/)).toBeVisible();
+  // The Anki tab takes a deck (its journey is e2e/anki-import.spec.ts).
+  await expect(page.getByLabel("Choose an Anki deck")).toBeAttached();
+  await expect(page.getByText(/\.apkg or \.colpkg, up to 200 MB/)).toBeVisible();
   await page.getByRole("tab", { name: "PRITE Scores" }).click();
   await expect(page.getByText("Track your performance over time")).toBeVisible();
   await page.getByRole("link", { name: "Enter PRITE Scores" }).click();
