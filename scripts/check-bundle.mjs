@@ -43,7 +43,8 @@ for (const file of initial) {
   total += gz;
   const name = path.relative(webDir, file);
   if (/SheetJS|xlsx/i.test(path.basename(file)) || code.includes("SheetJS")) sheetJsFound = true;
-  if (/sql-wasm|anki-reader/i.test(path.basename(file)) || code.includes(".wasm")) sqlJsFound = true;
+  if (/sql-wasm|anki-reader/i.test(path.basename(file)) || code.includes(".wasm"))
+    sqlJsFound = true;
   rows.push(`${(gz / 1024).toFixed(1).padStart(8)} KB  ${name}`);
 }
 console.log(rows.sort().reverse().join("\n"));
@@ -51,7 +52,8 @@ console.log(
   `Initial JavaScript: ${(total / 1024).toFixed(1)} KB gzip in ${initial.size} files (budget ${BUDGET_GZIP_BYTES / 1024} KB)`,
 );
 if (sheetJsFound) console.error("SheetJS is in the initial JavaScript: it must be loaded lazily");
-if (sqlJsFound) console.error("sql.js or its WASM is in the initial JavaScript: it must be loaded lazily");
+if (sqlJsFound)
+  console.error("sql.js or its WASM is in the initial JavaScript: it must be loaded lazily");
 // The WASM itself must never be preloaded by the page either.
 if (/\.wasm/.test(html)) {
   sqlJsFound = true;

@@ -24,9 +24,9 @@ describe("loadEnv", () => {
   });
 
   it("runs several server processes only on PostgreSQL (issue 20 item 5)", () => {
-    expect(
-      loadEnv({ WORKERS: "2", DATABASE_URL: "postgres://prite@db:5432/prite" }).WORKERS,
-    ).toBe(2);
+    expect(loadEnv({ WORKERS: "2", DATABASE_URL: "postgres://prite@db:5432/prite" }).WORKERS).toBe(
+      2,
+    );
     expect(() => loadEnv({ WORKERS: "2" })).toThrow(`WORKERS: ${WORKERS_NEED_POSTGRES}`);
     expect(() => loadEnv({ WORKERS: "0", DATABASE_URL: "postgres://db/prite" })).toThrow(
       "WORKERS: WORKERS must be a whole number from 1 to 64",

@@ -165,7 +165,11 @@ async function runPrimary(env: Env, logger: Logger): Promise<void> {
     listening++;
     if (listening === env.WORKERS) {
       logger.info(
-        { database: "postgres", workers: env.WORKERS, ai: aiConfigured(env) ? "configured" : "off" },
+        {
+          database: "postgres",
+          workers: env.WORKERS,
+          ai: aiConfigured(env) ? "configured" : "off",
+        },
         `PRITE Study listening on http://${env.HOST === "0.0.0.0" ? "localhost" : env.HOST}:${env.PORT} with ${env.WORKERS} server processes`,
       );
     }
