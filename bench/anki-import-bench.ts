@@ -218,7 +218,7 @@ async function main(): Promise<void> {
   const report = [
     `## Anki import through the CLI (bench/anki-import-bench.ts) — ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC`,
     "",
-    `- Machine: ${cpus.length} cores (${cpus[0]?.model.trim() ?? "unknown CPU"}), ${(os.totalmem() / 2 ** 30).toFixed(0)} GB RAM, Node ${process.version}; load average ${os.loadavg()[0]!.toFixed(1)} at the end (measured while other work ran on the cores)`,
+    `- Machine: ${cpus.length} cores (${cpus[0]?.model.trim() ?? "unknown CPU"}), ${(os.totalmem() / 2 ** 30).toFixed(0)} GB RAM, Node ${process.version}; load average ${os.loadavg()[0]!.toFixed(1)} at the end`,
     `- Data: a generated ${Number(args.notes).toLocaleString("en-US")}-note anki21b deck with ${args.images} images (${(fs.statSync(deckFile).size / 1e6).toFixed(1)} MB) imported with \`runImport\` (\`prite import deck.apkg --keep-progress\`, --on-duplicate skip) against ${EXISTING.toLocaleString("en-US")} visible questions`,
     ...lines,
     "",

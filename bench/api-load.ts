@@ -707,7 +707,7 @@ async function compareProcesses(token: string, writerToken: string, seconds: num
     `- Machine: ${cpu.length} cores (${cpu[0]?.model.trim()}), Node ${process.version}; load average before the run ${os
       .loadavg()
       .map((l) => l.toFixed(1))
-      .join(", ")}; measured while other work ran on the same 2 cores`,
+      .join(", ")}`,
     `- Database: PostgreSQL ${pg.stdout.trim() || "?"}, synthetic bank; wrk 2 threads, ${args.connections} connections, ${seconds} s per row, load generator on the same cores; WORKERS=2 is Node's cluster on one port`,
     "",
     args.baseline

@@ -14,7 +14,7 @@ async function expectTile(page: Page, group: string, label: string, value: numbe
   await expect(tile.getByRole("definition")).toHaveText(String(value));
 }
 
-test("an Anki deck: uploaded on the Anki tab, reviewed, imported with its image, found in Browse", async ({
+test("an Anki deck: uploaded on the Anki tab, reviewed, imported with its image, found in Browse, then studied", async ({
   page,
   user,
 }) => {
@@ -63,6 +63,41 @@ test("an Anki deck: uploaded on the Anki tab, reviewed, imported with its image,
   await search.fill("card #2 front");
   await search.press("Enter");
   await expect(page.getByText("card #2 front").first()).toBeVisible();
+
+  // Then studied: the image card shows its picture, and each flashcard is rated with the keyboard.
+  await page.goto("/study");
+  await expect(page.getByTestId("overview-due")).toHaveText("3");
+  await page.getByRole("button", { name: "Start Studying" }).click();
+  const fronts: string[] = [];
+  for (let i = 1; i <= 3; i++) {
+    await expect(page.getByRole("heading", { name: `Question ${i}/3` })).toBeVisible();
+    const front = page.getByTestId("flashcard-front");
+    await expect(front).toContainText("card #");
+    const text = (await front.textContent()) ?? "";
+    fronts.push(text.trim());
+    if (text.includes("with image")) {
+      const img = front.locator("img");
+      await expect(img).toHaveAttribute("src", /^\/api\/media\/[0-9a-f]{64}$/);
+      await expect
+        .poll(() => img.evaluate((el) => (el as HTMLImageElement).naturalWidth))
+        .toBeGreaterThan(0);
+    }
+    await page.keyboard.press("Space");
+    await expect(page.getByTestId("flashcard-back")).toBeVisible();
+    await page.keyboard.press(i === 1 ? "1" : "3");
+  }
+  await expect(page.getByText("Session Complete")).toBeVisible();
+  expect(fronts.some((f) => f.includes("with image"))).toBe(true);
+  // Again on the first counts as incorrect, Good on the others as correct.
+  await expect
+    .poll(async () => {
+      const s = await trpcQuery<{ totalStudied: number; correctAnswers: number }>(
+        page.request,
+        "stats.summary",
+      );
+      return [s.totalStudied, s.correctAnswers];
+    })
+    .toEqual([3, 2]);
 });
 
 test("a file that is not an Anki deck is refused in the product's words", async ({
