@@ -286,7 +286,7 @@ async function main() {
       .map((l) => l.toFixed(1))
       .join(
         ", ",
-      )} (other work ran on the same cores); synthetic bank of 1,000 users, 50,000 questions, 500,000 reviews; time zone ${TIME_ZONE}`,
+      )}; synthetic bank of 1,000 users, 50,000 questions, 500,000 reviews; time zone ${TIME_ZONE}`,
   ];
   for (const kind of kinds) lines.push(...(await benchOne(kind)));
   if (!args["no-record"]) {
