@@ -6,7 +6,7 @@ import { examAnswers, exams, questions, reviews, studyStates, users } from "../.
 import { createHarness, type Harness, type TestUser } from "../../test/harness";
 import { errorMessage } from "../../trpc/init";
 import { setQuestionMedia, storeMedia } from "../media/media.service";
-import { addQuestion } from "../study/test-fixtures";
+import { addFlashcard, addQuestion } from "../study/test-fixtures";
 import { NOT_ENOUGH_COHORT } from "./exam-report.service";
 import { EXAM_ERRORS, sweepExpiredExams } from "./exams.service";
 import { MOCK_ERRORS } from "./mock-exams.service";
@@ -99,6 +99,23 @@ describe("creating an exam", () => {
       remainingMs: 40 * 90_000,
     });
     expect(new Date(exam.endsAt!).getTime() - new Date(exam.startedAt).getTime()).toBe(40 * 90_000);
+  });
+
+  it("never puts a flashcard in an exam (issue 17)", async () => {
+    const me = await h.user();
+    const mcq = await bank(me, { Ethics: 3 });
+    for (let i = 0; i < 4; i++)
+      await addFlashcard(h.db.db, me.user.id, { category: "Ethics", isPublic: true });
+    const { exam, notice } = await me.caller.exams.create({ size: 7, pool: "all" });
+    expect(exam.questions.map((q) => q.questionId).sort()).toEqual(mcq.map((q) => q.id).sort());
+    expect(notice).toBe("Only 3 questions match these settings, so this exam has 3 instead of 7.");
+
+    const onlyCards = await h.user();
+    for (let i = 0; i < 2; i++)
+      await addFlashcard(h.db.db, onlyCards.user.id, { category: "Genetics" });
+    expect(
+      await errorOf(onlyCards.caller.exams.create({ categories: ["Genetics"], size: 5 })),
+    ).toEqual({ code: "BAD_REQUEST", message: "No questions match these settings." });
   });
 
   it("is smaller and says so when too few questions match; none: a clear error and nothing created", async () => {
