@@ -1,4 +1,4 @@
-import { Check, Trash2 } from "lucide-react";
+import { Check } from "lucide-react";
 import { useId, useState, type ReactNode } from "react";
 import {
   CATEGORIES,
@@ -10,13 +10,11 @@ import {
   type QuestionType,
 } from "@/core/constants";
 import { Alert } from "@/web/components/ui/alert";
-import { Button } from "@/web/components/ui/button";
-import { Checkbox } from "@/web/components/ui/checkbox";
+import { EditDialogFooter } from "./edit-dialog-footer";
 import {
   Dialog,
   DialogContent,
   DialogDescription,
-  DialogFooter,
   DialogHeader,
   DialogTitle,
 } from "@/web/components/ui/dialog";
@@ -301,48 +299,20 @@ export function QuestionFormDialog({
             />
           </Field>
 
-          <div className="flex min-h-11 items-center gap-3">
-            <Checkbox
-              id={`${id}-public`}
-              checked={draft.isPublic}
-              onCheckedChange={(v) => set("isPublic", v === true)}
-            />
-            <Label htmlFor={`${id}-public`}>Public (visible to all users)</Label>
-          </div>
-
-          {message && (
-            <Alert
-              type={message.type}
-              onClose={() => setMessage(null)}
-              autoCloseMs={message.type === "success" ? null : undefined}
-            >
-              {message.text}
-            </Alert>
-          )}
-
-          <DialogFooter className="sm:justify-between">
-            {!isNew ? (
-              <Button
-                variant="destructive"
-                onClick={() => void deleteQuestion()}
-                disabled={busy}
-                busy={deleting}
-              >
-                <Trash2 aria-hidden="true" />
-                Delete
-              </Button>
-            ) : (
-              <span />
-            )}
-            <div className="flex flex-col-reverse gap-2 sm:flex-row">
-              <Button variant="outline" onClick={() => onOpenChange(false)} disabled={busy}>
-                Cancel
-              </Button>
-              <Button type="submit" busy={saving} disabled={busy}>
-                {isNew ? QUESTION_FORM_TEXT.CREATE : QUESTION_FORM_TEXT.SAVE}
-              </Button>
-            </div>
-          </DialogFooter>
+          <EditDialogFooter
+            id={id}
+            isPublic={draft.isPublic}
+            onPublicChange={(v) => set("isPublic", v)}
+            message={message}
+            onMessageClose={() => setMessage(null)}
+            isNew={isNew}
+            busy={busy}
+            saving={saving}
+            deleting={deleting}
+            onDelete={() => void deleteQuestion()}
+            onCancel={() => onOpenChange(false)}
+            submitLabel={isNew ? QUESTION_FORM_TEXT.CREATE : QUESTION_FORM_TEXT.SAVE}
+          />
         </form>
         {confirmDialog}
       </DialogContent>
