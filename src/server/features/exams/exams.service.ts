@@ -30,6 +30,7 @@ import {
 import type { TCreateExamRequest } from "../../../core/schemas/exam";
 import { categoryLabel } from "../../../core/stats";
 import type { Db } from "../../db/client";
+import { prepared } from "../../db/prepared";
 import {
   examAnswers,
   examQuestions,
@@ -605,16 +606,6 @@ interface AnswerInput {
 }
 
 /**
- * A text[] of bound values, for the insert below (drizzle would spread an array param). Dates in that
- * raw SQL go as ISO text: postgres.js, as drizzle sets it up, does not serialise a Date parameter.
- */
-const textArray = (values: readonly string[]) =>
-  sql<string[]>`array[${sql.join(
-    values.map((v) => sql`${v}`),
-    sql`, `,
-  )}]::text[]`;
-
-/**
  * The answer path in two statements and no explicit transaction (issue 16 item 8): one read of the
  * exam, the question and its answer so far, then one INSERT … SELECT that writes only while the exam
  * is still running. Its `FOR SHARE` on the exam row waits for a submission or a sweep in flight (both
@@ -624,19 +615,12 @@ const textArray = (values: readonly string[]) =>
  * below then gives the exact refusal, and submits an overdue exam first.
  */
 async function answerRunningExam(db: Db, opts: AnswerInput): Promise<SavedAnswer | null> {
-  const [found] = await db
-    .select({ exam: exams, question: questions, answer: examAnswers })
-    .from(exams)
-    .innerJoin(
-      examQuestions,
-      and(eq(examQuestions.examId, exams.id), eq(examQuestions.questionId, opts.questionId)),
-    )
-    .innerJoin(questions, eq(questions.id, examQuestions.questionId))
-    .leftJoin(
-      examAnswers,
-      and(eq(examAnswers.examId, exams.id), eq(examAnswers.questionId, examQuestions.questionId)),
-    )
-    .where(and(eq(exams.id, opts.examId), eq(exams.userId, opts.userId)));
+  const { read, write } = answerStatements(db);
+  const [found] = await read.execute({
+    examId: opts.examId,
+    questionId: opts.questionId,
+    userId: opts.userId,
+  });
   if (!found || found.exam.status !== "in_progress") return null;
   const { exam, question, answer } = found;
   const cutoff = expiredBefore(opts.now);
@@ -646,48 +630,18 @@ async function answerRunningExam(db: Db, opts: AnswerInput): Promise<SavedAnswer
   if (tutor && answer && answer.selected.length > 0) {
     throw new AppError("CONFLICT", EXAM_ERRORS.TUTOR_FINAL);
   }
-  const set = {
-    selected,
+  const [saved] = await write.execute({
+    examId: exam.id,
+    questionId: question.id,
+    userId: opts.userId,
+    selected: pgTextArray(selected),
     isCorrect: isItemCorrect(selected, answerKeyOf(question)),
     category: question.category,
     timeSpentMs: opts.timeSpentMs,
-    answeredAt: selected.length > 0 ? opts.now : null,
-  };
-  const [saved] = await db
-    .insert(examAnswers)
-    .select(
-      db
-        .select({
-          examId: exams.id,
-          questionId: sql`${question.id}::uuid`.as("question_id"),
-          userId: exams.userId,
-          selected: textArray(selected).as("selected"),
-          isCorrect: sql`${set.isCorrect}::boolean`.as("is_correct"),
-          category: sql`${set.category}::text`.as("category"),
-          // Every column, in the table's order (drizzle's rule); a new row starts unmarked.
-          flagged: sql`false`.as("flagged"),
-          eliminated: sql`'{}'::text[]`.as("eliminated"),
-          timeSpentMs: sql`${set.timeSpentMs}::integer`.as("time_spent_ms"),
-          answeredAt: sql`${set.answeredAt?.toISOString() ?? null}::timestamptz`.as("answered_at"),
-        })
-        .from(exams)
-        .where(
-          and(
-            eq(exams.id, exam.id),
-            eq(exams.userId, opts.userId),
-            eq(exams.status, "in_progress"),
-            sql`(${exams.endsAt} is null or ${exams.endsAt} > ${cutoff.toISOString()}::timestamptz)`,
-          ),
-        )
-        .for("share"),
-    )
-    .onConflictDoUpdate({
-      target: [examAnswers.examId, examAnswers.questionId],
-      set,
-      // Tutor mode: a shown answer is final, also against a second answer racing this one.
-      where: tutor ? sql`cardinality(${examAnswers.selected}) = 0` : undefined,
-    })
-    .returning();
+    answeredAt: selected.length > 0 ? opts.now.toISOString() : null,
+    cutoff: cutoff.toISOString(),
+    tutor,
+  });
   if (!saved) return null;
   return {
     questionId: question.id,
@@ -695,6 +649,87 @@ async function answerRunningExam(db: Db, opts: AnswerInput): Promise<SavedAnswer
     remainingMs: remainingMs(exam.endsAt, opts.now),
     feedback: tutor && selected.length > 0 ? feedbackOf(question, saved) : null,
   };
+}
+
+/**
+ * PostgreSQL's text form of a text[] (`{"A","C"}`), sent as one parameter: a placeholder cannot
+ * stand for a list of values, and both drivers take the literal alike.
+ */
+function pgTextArray(values: readonly string[]): string {
+  return `{${values.map((v) => `"${v.replace(/["\\]/g, "\\$&")}"`).join(",")}}`;
+}
+
+/**
+ * The two statements of the answer path, prepared once per database handle
+ * (src/server/db/prepared.ts): a resident saves an answer every few seconds, and building these two
+ * statements and planning them again each time was most of the request's own work (decision 212).
+ */
+function answerStatements(db: Db) {
+  return prepared(db, "exam_answer", (d, name) => {
+    const read = d
+      .select({ exam: exams, question: questions, answer: examAnswers })
+      .from(exams)
+      .innerJoin(
+        examQuestions,
+        and(
+          eq(examQuestions.examId, exams.id),
+          eq(examQuestions.questionId, sql.placeholder("questionId")),
+        ),
+      )
+      .innerJoin(questions, eq(questions.id, examQuestions.questionId))
+      .leftJoin(
+        examAnswers,
+        and(eq(examAnswers.examId, exams.id), eq(examAnswers.questionId, examQuestions.questionId)),
+      )
+      .where(
+        and(eq(exams.id, sql.placeholder("examId")), eq(exams.userId, sql.placeholder("userId"))),
+      )
+      .prepare(`${name}_read`);
+    const write = d
+      .insert(examAnswers)
+      .select(
+        d
+          .select({
+            examId: exams.id,
+            questionId: sql`${sql.placeholder("questionId")}::uuid`.as("question_id"),
+            userId: exams.userId,
+            selected: sql`${sql.placeholder("selected")}::text[]`.as("selected"),
+            isCorrect: sql`${sql.placeholder("isCorrect")}::boolean`.as("is_correct"),
+            category: sql`${sql.placeholder("category")}::text`.as("category"),
+            // Every column, in the table's order (drizzle's rule); a new row starts unmarked.
+            flagged: sql`false`.as("flagged"),
+            eliminated: sql`'{}'::text[]`.as("eliminated"),
+            timeSpentMs: sql`${sql.placeholder("timeSpentMs")}::integer`.as("time_spent_ms"),
+            answeredAt: sql`${sql.placeholder("answeredAt")}::timestamptz`.as("answered_at"),
+          })
+          .from(exams)
+          .where(
+            and(
+              eq(exams.id, sql`${sql.placeholder("examId")}::uuid`),
+              eq(exams.userId, sql`${sql.placeholder("userId")}::uuid`),
+              eq(exams.status, "in_progress"),
+              sql`(${exams.endsAt} is null or ${exams.endsAt} > ${sql.placeholder("cutoff")}::timestamptz)`,
+            ),
+          )
+          .for("share"),
+      )
+      .onConflictDoUpdate({
+        target: [examAnswers.examId, examAnswers.questionId],
+        // The answer's own columns from the row offered; the flag and struck-out options stay.
+        set: {
+          selected: sql`excluded.selected`,
+          isCorrect: sql`excluded.is_correct`,
+          category: sql`excluded.category`,
+          timeSpentMs: sql`excluded.time_spent_ms`,
+          answeredAt: sql`excluded.answered_at`,
+        },
+        // Tutor mode: a shown answer is final, also against a second answer racing this one.
+        where: sql`(not ${sql.placeholder("tutor")}::boolean or cardinality(${examAnswers.selected}) = 0)`,
+      })
+      .returning()
+      .prepare(`${name}_write`);
+    return { read, write };
+  });
 }
 
 /** Saves one answer as it is given (an empty selection clears it in timed mode). */

@@ -247,6 +247,10 @@ describe("taking an exam", () => {
     expect(
       resumed.questions.find((q) => q.questionId === others[2]!.questionId)!.answer.eliminated,
     ).toEqual(["D", "E"]);
+    expect(resumed.questions.find((q) => q.questionId === multi.id)!.answer.selected).toEqual([
+      "A",
+      "C",
+    ]);
     expect(resumed.questions.every((q) => q.feedback === null)).toBe(true);
 
     const submitted = await me.caller.exams.submit({ examId: exam.id });
