@@ -253,17 +253,20 @@ const loadBefore = loadNow();
 
 function machineLine(): string {
   const cpu = os.cpus();
-  return `- Machine: ${cpu.length} cores (${cpu[0]?.model.trim()}), ${(os.totalmem() / 2 ** 30).toFixed(0)} GB RAM, Node ${process.version}; load average before the run ${loadBefore}, after it ${loadNow()} (other work ran on the same 2 cores)`;
+  return `- Machine: ${cpu.length} cores (${cpu[0]?.model.trim()}), ${(os.totalmem() / 2 ** 30).toFixed(0)} GB RAM, Node ${process.version}; load average before the run ${loadBefore}, after it ${loadNow()}`;
 }
 
 function resultsTable(results: [string, WrkResult][]): string[] {
   const health = results[0]![1].rps;
+  const cpu = results.some(([, r]) => r.serverCpuMs !== undefined);
+  const cpuCells = (r: WrkResult) =>
+    cpu ? ` ${r.serverCpuMs?.toFixed(3) ?? "–"} ms | ${r.pgCpuMs?.toFixed(3) ?? "–"} ms |` : "";
   return [
-    "| endpoint | requests/s | p50 | p99 | errors | ratio to health |",
-    "| --- | --- | --- | --- | --- | --- |",
+    `| endpoint | requests/s | p50 | p99 | errors | ratio to health |${cpu ? " server CPU per request | PostgreSQL CPU per request |" : ""}`,
+    `| --- | --- | --- | --- | --- | --- |${cpu ? " --- | --- |" : ""}`,
     ...results.map(
       ([name, r]) =>
-        `| ${name} | ${r.rps.toFixed(0)} | ${r.p50.toFixed(1)} ms | ${r.p99.toFixed(1)} ms | ${r.errors} | ${(r.rps / health).toFixed(2)} |`,
+        `| ${name} | ${r.rps.toFixed(0)} | ${r.p50.toFixed(1)} ms | ${r.p99.toFixed(1)} ms | ${r.errors} | ${(r.rps / health).toFixed(2)} |${cpuCells(r)}`,
     ),
   ];
 }
@@ -345,6 +348,46 @@ interface WrkResult {
   p99: number;
   errors: number;
   requests: number;
+  /** CPU milliseconds per request of the server process and of PostgreSQL's backends (cpuPerRequest). */
+  serverCpuMs?: number;
+  pgCpuMs?: number;
+}
+
+/** CPU seconds (user + system) a process has used, from /proc (clock ticks of 1/100 s on Linux). */
+function cpuSeconds(pid: number): number {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return 0;
+  }
+}
+
+/** PostgreSQL's backends serving the bench database, by pid (the pools keep theirs for the run). */
+function pgBackendSeconds(): Map<number, number> {
+  const out = spawnSync("pgrep", ["-f", `postgres: .* ${DB_NAME} `], { encoding: "utf8" });
+  const byPid = new Map<number, number>();
+  for (const line of out.stdout.split("\n")) {
+    const pid = Number(line);
+    if (pid) byPid.set(pid, cpuSeconds(pid));
+  }
+  return byPid;
+}
+
+/**
+ * `measure` with the CPU time it cost the server process and PostgreSQL, per request: the profile
+ * that says where a request's work is, which the machine's load moves much less than requests/s.
+ */
+function cpuPerRequest(serverPid: number, measure: () => WrkResult): WrkResult {
+  const server0 = cpuSeconds(serverPid);
+  const pg0 = pgBackendSeconds();
+  const r = measure();
+  const server1 = cpuSeconds(serverPid);
+  let pg = 0;
+  for (const [pid, seconds] of pgBackendSeconds()) pg += seconds - (pg0.get(pid) ?? 0);
+  const n = Math.max(1, r.requests);
+  return { ...r, serverCpuMs: ((server1 - server0) * 1000) / n, pgCpuMs: (pg * 1000) / n };
 }
 
 function ms(text: string | undefined): number {
@@ -780,8 +823,8 @@ async function main() {
     wrk(`${BASE}/`, writerToken, 5, answerRateScript(questionIds));
     const rssWarm = await settledRssMb(server.pid!);
     const results: [string, WrkResult][] = [];
-    const run = (name: string, url: string, script?: string) => {
-      const r = wrk(url, token, seconds, script);
+    const run = (name: string, url: string, script?: string, pid = server.pid!) => {
+      const r = cpuPerRequest(pid, () => wrk(url, token, seconds, script));
       results.push([name, r]);
       console.log(
         `${name}: ${r.rps.toFixed(0)} req/s, p50 ${r.p50.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms, errors ${r.errors}`,
@@ -792,9 +835,9 @@ async function main() {
     const bare = await startBareServer(user.id);
     try {
       wrk(`http://127.0.0.1:${BARE_PORT}/due`, token, 5);
-      run(BARE_ROW, `http://127.0.0.1:${BARE_PORT}/due`);
+      run(BARE_ROW, `http://127.0.0.1:${BARE_PORT}/due`, undefined, bare.pid!);
       wrk(`http://127.0.0.1:${BARE_PORT}/due?limit=200`, token, 5);
-      run(BARE_200_ROW, `http://127.0.0.1:${BARE_PORT}/due?limit=200`);
+      run(BARE_200_ROW, `http://127.0.0.1:${BARE_PORT}/due?limit=200`, undefined, bare.pid!);
     } finally {
       bare.kill("SIGTERM");
     }
@@ -808,13 +851,15 @@ async function main() {
       "GET /api/questions/search?text=lithium toxicity",
       `${BASE}/api/questions/search?text=lithium%20toxicity`,
     );
-    const writes = wrk(`${BASE}/`, writerToken, seconds, answerRateScript(questionIds));
+    const measured = (as: string, script: string) =>
+      cpuPerRequest(server.pid!, () => wrk(`${BASE}/`, as, seconds, script));
+    const writes = measured(writerToken, answerRateScript(questionIds));
     results.push(["tRPC study.answer + study.rate (another user)", writes]);
-    const fsrsWrites = wrk(`${BASE}/`, fsrsToken, seconds, answerRateScript(fsrsQuestionIds));
+    const fsrsWrites = measured(fsrsToken, answerRateScript(fsrsQuestionIds));
     results.push(["tRPC study.answer + study.rate under FSRS (a third user)", fsrsWrites]);
     const examScript = examAnswerScript(await examPairs(writerToken, 50));
     wrk(`${BASE}/`, writerToken, 5, examScript);
-    results.push([EXAM_ROW, wrk(`${BASE}/`, writerToken, seconds, examScript)]);
+    results.push([EXAM_ROW, measured(writerToken, examScript)]);
     const rssAfter = await settledRssMb(server.pid!);
     report(user, results, rssWarm, rssAfter, seconds);
   } finally {
