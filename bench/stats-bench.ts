@@ -12,8 +12,13 @@
  *   npx tsx bench/stats-bench.ts [--db both|postgres|pglite] [--url postgres://…/postgres]
  *                                [--duration 15] [--connections 32] [--fresh] [--no-record]
  *
- * The PGlite folder is kept in $TMPDIR/prite-bench-stats (seeding it takes minutes); `--fresh` seeds
- * both again. Appends the figures to bench/RESULTS.md unless `--no-record`.
+ * The PGlite folder is kept in $TMPDIR/prite-bench-stats (seeding it takes minutes; PRITE_BENCH_PGLITE_DIR
+ * names another) and the PostgreSQL database is prite_bench_stats (PRITE_BENCH_DB names another);
+ * `--fresh` seeds both again. Appends the figures to bench/RESULTS.md unless `--no-record`.
+ *
+ * One request at a time is measured without the caches of decision 260 (every request computes) and
+ * with them (a repeated request: the summary checked against its version, the rankings' cohort kept);
+ * the built server runs with them, as `npm start` does.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
@@ -26,6 +31,7 @@ import { createDb, type DbHandle } from "../src/server/db/client";
 import { runMigrations } from "../src/server/db/migrate";
 import { queryRows } from "../src/server/db/raw";
 import { seedSynthetic } from "../src/server/features/seed/synthetic";
+import { enableStatsCaches } from "../src/server/features/stats/stats-caches";
 import { comparativeStats, studySummary } from "../src/server/features/stats/stats.service";
 import { comparativeFromLog, studyStatsFromLog } from "../src/server/features/stats/whole-log";
 import { sql } from "drizzle-orm";
@@ -43,7 +49,8 @@ const { values: args } = parseArgs({
 });
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
 const DB_NAME = process.env.PRITE_BENCH_DB ?? "prite_bench_stats";
-const PGLITE_DIR = path.join(os.tmpdir(), "prite-bench-stats");
+const PGLITE_DIR =
+  process.env.PRITE_BENCH_PGLITE_DIR ?? path.join(os.tmpdir(), "prite-bench-stats");
 const PORT = Number(args.port);
 const BASE = `http://127.0.0.1:${PORT}`;
 const TIME_ZONE = "America/New_York";
@@ -163,6 +170,42 @@ interface WrkResult {
   p50: number;
   p99: number;
   errors: number;
+  /** Where the machine's CPU went during the run (pidstat): percent of one core per command. */
+  cpu?: string;
+}
+
+/**
+ * CPU per command (percent of one core, summed over processes) while wrk runs, from `pidstat`'s
+ * averages: how the work splits between the server (node), PostgreSQL and wrk itself.
+ */
+function cpuByCommand(seconds: number): Promise<string> {
+  return new Promise((resolve) => {
+    const child = spawn("pidstat", ["-u", "1", String(Math.max(1, seconds - 1))], {
+      stdio: ["ignore", "pipe", "ignore"],
+      env: { ...process.env, LC_ALL: "C" },
+    });
+    let text = "";
+    child.stdout.on("data", (d: Buffer) => (text += d.toString()));
+    child.on("error", () => resolve("pidstat not available"));
+    child.on("close", () => {
+      const by = new Map<string, number>();
+      for (const line of text.split("\n")) {
+        if (!line.startsWith("Average:")) continue;
+        const f = line.trim().split(/\s+/);
+        const cpu = Number(f[7]);
+        const command = f[9];
+        if (!command || !Number.isFinite(cpu)) continue;
+        by.set(command, (by.get(command) ?? 0) + cpu);
+      }
+      resolve(
+        [...by]
+          .filter(([, c]) => c >= 1)
+          .sort((a, b) => b[1] - a[1])
+          .map(([c, v]) => `${c} ${v.toFixed(0)}%`)
+          .join(", "),
+      );
+    });
+  });
 }
 
 function ms(text: string | undefined): number {
@@ -229,6 +272,14 @@ async function benchOne(kind: "postgres" | "pglite"): Promise<string[]> {
   await measure("rankings, whole log (before)", () =>
     comparativeFromLog(db, { ...opts, now: new Date() }),
   );
+  // A server's handle: the summary kept between requests, the cohort for RANKING_COHORT_SECONDS (5).
+  enableStatsCaches(db, { rankingCohortMs: 5000 });
+  await measure("stats.summary, kept figures, repeated (cache of decision 260)", () =>
+    studySummary(db, { ...opts, now: new Date() }),
+  );
+  await measure("rankings, kept figures, repeated (cohort of decision 260)", () =>
+    comparativeStats(db, { ...opts, now: new Date() }),
+  );
   await handle.close();
 
   const seconds = Number(args.duration);
@@ -241,10 +292,12 @@ async function benchOne(kind: "postgres" | "pglite"): Promise<string[]> {
       ["tRPC stats.summary", SUMMARY_PATH],
       ["GET /api/stats/comparative", COMPARATIVE_PATH],
     ] as const) {
+      const cpu = cpuByCommand(seconds);
       const r = wrk(`${BASE}${p}`, token, seconds);
+      r.cpu = await cpu;
       load.push([name, r]);
       console.log(
-        `${kind} ${name}: ${r.rps.toFixed(0)} req/s, p50 ${r.p50.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms, errors ${r.errors}`,
+        `${kind} ${name}: ${r.rps.toFixed(0)} req/s, p50 ${r.p50.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms, errors ${r.errors}, CPU ${r.cpu}`,
       );
     }
   } finally {
@@ -264,11 +317,11 @@ async function benchOne(kind: "postgres" | "pglite"): Promise<string[]> {
       ([name, t]) => `| ${name} | ${t.p50.toFixed(2)} ms${met(name, t)} | ${t.p95.toFixed(2)} ms |`,
     ),
     "",
-    `| under load: built server, wrk 2 threads, ${args.connections} connections, ${seconds} s | requests/s | p50 | p99 | errors |`,
-    "| --- | --- | --- | --- | --- |",
+    `| under load: built server, wrk 2 threads, ${args.connections} connections, ${seconds} s | requests/s | p50 | p99 | errors | CPU (pidstat, % of a core) |`,
+    "| --- | --- | --- | --- | --- | --- |",
     ...load.map(
       ([name, r]) =>
-        `| ${name} | ${r.rps.toFixed(0)}${name.includes("health") ? "" : r.rps >= 1000 ? " (goal ≥ 1,000 met)" : " (goal ≥ 1,000 not met)"} | ${r.p50.toFixed(1)} ms | ${r.p99.toFixed(1)} ms | ${r.errors} |`,
+        `| ${name} | ${r.rps.toFixed(0)}${name.includes("health") ? "" : r.rps >= 1000 ? " (goal ≥ 1,000 met)" : " (goal ≥ 1,000 not met)"} | ${r.p50.toFixed(1)} ms | ${r.p99.toFixed(1)} ms | ${r.errors} | ${r.cpu ?? ""} |`,
     ),
   ];
 }
@@ -289,6 +342,13 @@ async function main() {
       )}; synthetic bank of 1,000 users, 50,000 questions, 500,000 reviews; time zone ${TIME_ZONE}`,
   ];
   for (const kind of kinds) lines.push(...(await benchOne(kind)));
+  lines.push(
+    "",
+    `Load average after the run: ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(", ")}.`,
+  );
   if (!args["no-record"]) {
     fs.appendFileSync(path.join(ROOT, "bench", "RESULTS.md"), lines.join("\n") + "\n");
   }

@@ -23,6 +23,7 @@ import type { AppConfig } from "./trpc/context";
 import { appRouter, type AppRouter } from "./trpc/router";
 import { BULK_BODY_LIMIT, DEFAULT_BODY_LIMIT } from "./body-limits";
 import { startExamSweep } from "./features/exams/deadline-sweep";
+import { enableStatsCaches } from "./features/stats/stats-caches";
 import { enableDuePageCache } from "./features/study/due-page-cache";
 
 export { BULK_BODY_LIMIT, DEFAULT_BODY_LIMIT };
@@ -82,6 +83,13 @@ export interface BuildAppOptions {
   examSweepMs?: number;
   /** False turns off the embedded database's due page cache (on by default with PGlite; decision 250). */
   duePageCache?: boolean;
+  /** False turns off the dashboard's summary cache (on by default, both databases; decision 260). */
+  statsCache?: boolean;
+  /**
+   * How old (ms) the rankings' cohort of other users may be (decision 260); 0 or omitted: read with
+   * every request. The server passes RANKING_COHORT_SECONDS.
+   */
+  rankingCohortMs?: number;
   /** The server's clock, read once per request and by the exam sweep; tests pass a fake one. */
   now?: () => Date;
 }
@@ -271,6 +279,11 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   // The embedded database has one writer, this process: a due page read since the last write is
   // answered from memory (docs/decisions/250-due-page-cache.md).
   if (handle.kind === "pglite" && opts.duePageCache !== false) enableDuePageCache(handle.db);
+  // The dashboard's summary, checked against per-user versions the triggers keep, and the rankings'
+  // cohort of other users (docs/decisions/260-dashboard-and-rankings-kept-between-requests.md).
+  if (opts.statsCache !== false) {
+    enableStatsCaches(handle.db, { rankingCohortMs: opts.rankingCohortMs ?? 0 });
+  }
   const makeContext = httpContextFactory(handle.db, config, sessionCache, opts.now);
 
   if (opts.examSweepMs && opts.examSweepMs > 0) {

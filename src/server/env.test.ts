@@ -19,6 +19,7 @@ describe("loadEnv", () => {
       LOGIN_WINDOW_MINUTES: 10,
       REGISTRATIONS_PER_HOUR_PER_IP: 10,
       SESSION_CACHE_SECONDS: 30,
+      RANKING_COHORT_SECONDS: 5,
       WORKERS: 1,
     });
   });
@@ -114,6 +115,10 @@ describe("loadEnv", () => {
     [
       { SESSION_CACHE_SECONDS: "600" },
       "SESSION_CACHE_SECONDS: SESSION_CACHE_SECONDS must be a whole number from 0 to 300",
+    ],
+    [
+      { RANKING_COHORT_SECONDS: "61" },
+      "RANKING_COHORT_SECONDS: RANKING_COHORT_SECONDS must be a whole number from 0 to 60",
     ],
     [{ NODE_ENV: "staging" }, "NODE_ENV: NODE_ENV must be development, production or test"],
   ])("refuses %o with a message naming the variable", (source, line) => {

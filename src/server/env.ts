@@ -98,6 +98,13 @@ const ZEnv = z.object({
     .min(0, "SESSION_CACHE_SECONDS must be a whole number from 0 to 300")
     .max(300, "SESSION_CACHE_SECONDS must be a whole number from 0 to 300")
     .default(30),
+  // Decision 260: how late other users' answers may reach a ranking (the viewer's own never are late).
+  RANKING_COHORT_SECONDS: z.coerce
+    .number({ error: "RANKING_COHORT_SECONDS must be a whole number from 0 to 60" })
+    .int("RANKING_COHORT_SECONDS must be a whole number from 0 to 60")
+    .min(0, "RANKING_COHORT_SECONDS must be a whole number from 0 to 60")
+    .max(60, "RANKING_COHORT_SECONDS must be a whole number from 0 to 60")
+    .default(5),
   MIGRATIONS_DIR: z.string().optional(),
   WEB_DIST_DIR: z.string().optional(),
   WORKERS: z.coerce

@@ -67,6 +67,7 @@ async function runServer(env: Env, logger: Logger, opts: { migrate: boolean }): 
     trustProxy: env.TRUST_PROXY,
     allowedOrigins: env.ALLOWED_ORIGINS,
     sessionCacheMs: env.SESSION_CACHE_SECONDS * 1000,
+    rankingCohortMs: env.RANKING_COHORT_SECONDS * 1000,
     examSweepMs: EXAM_SWEEP_INTERVAL_MS,
     webDir: env.WEB_DIST_DIR
       ? path.resolve(env.WEB_DIST_DIR)

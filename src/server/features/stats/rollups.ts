@@ -160,46 +160,7 @@ export async function cohortFromRollups(
   db: Db,
   opts: { viewerId: string; since: Date },
 ): Promise<{ allTime: CohortMember[]; since: CohortMember[]; windowStart: Date }> {
-  const since = opts.since.toISOString();
-  const rows = await queryRows<{
-    user_id: string;
-    pgy_level: string;
-    answered: number;
-    correct: number;
-    week_answered: number;
-    week_correct: number;
-    window_start: string | Date;
-  }>(
-    db,
-    sql`
-    with s as (select start_at from answer_window_start where id = 1),
-    b as (select least(${since}::timestamptz, s.start_at) lo, greatest(${since}::timestamptz, s.start_at) hi from s),
-    edge as (
-      select x.user_id, sum(x.sign)::int a, sum(x.sign * x.c)::int c
-      from (
-        select r.user_id, r.is_correct::int c,
-               case when r.reviewed_at >= ${since}::timestamptz then 1 else -1 end sign
-        from reviews r, b
-        where r.exam_id is null and r.reviewed_at >= b.lo and r.reviewed_at < b.hi
-        union all
-        select a.user_id, a.is_correct::int,
-               case when a.answered_at >= ${since}::timestamptz then 1 else -1 end
-        from exam_answers a join exams e on e.id = a.exam_id, b
-        where e.status <> 'in_progress' and cardinality(a.selected) > 0
-          and a.answered_at >= b.lo and a.answered_at < b.hi
-      ) x
-      group by x.user_id
-    )
-    select t.user_id, u.pgy_level, t.answered, t.correct,
-           (coalesce(w.answered, 0) + coalesce(edge.a, 0))::int as week_answered,
-           (coalesce(w.correct, 0) + coalesce(edge.c, 0))::int as week_correct,
-           (select start_at from s) as window_start
-    from answer_totals t
-    join users u on u.id = t.user_id
-    left join answer_window w on w.user_id = t.user_id
-    left join edge on edge.user_id = t.user_id
-    where t.answered > 0 and (u.share_usage_data or u.id = ${opts.viewerId})`,
-  );
+  const rows = await cohortRows(db, opts);
   const allTime: CohortMember[] = [];
   const week: CohortMember[] = [];
   for (const r of rows) {
@@ -220,6 +181,55 @@ export async function cohortFromRollups(
   }
   const start = rows[0]?.window_start ?? (await windowStart(db));
   return { allTime, since: week, windowStart: new Date(start) };
+}
+
+/**
+ * The cohort's rows read in one statement (so both halves see the same moment); with `onlyViewer`,
+ * the viewer's row alone (the log between the window's start and `since` is then read for them only).
+ */
+function cohortRows(db: Db, opts: { viewerId: string; since: Date; onlyViewer?: boolean }) {
+  const since = opts.since.toISOString();
+  const only = (alias: string) =>
+    opts.onlyViewer ? sql`and ${sql.raw(alias)}.user_id = ${opts.viewerId}` : sql``;
+  return queryRows<{
+    user_id: string;
+    pgy_level: string;
+    answered: number;
+    correct: number;
+    week_answered: number;
+    week_correct: number;
+    window_start: string | Date;
+  }>(
+    db,
+    sql`
+    with s as (select start_at from answer_window_start where id = 1),
+    b as (select least(${since}::timestamptz, s.start_at) lo, greatest(${since}::timestamptz, s.start_at) hi from s),
+    edge as (
+      select x.user_id, sum(x.sign)::int a, sum(x.sign * x.c)::int c
+      from (
+        select r.user_id, r.is_correct::int c,
+               case when r.reviewed_at >= ${since}::timestamptz then 1 else -1 end sign
+        from reviews r, b
+        where r.exam_id is null ${only("r")} and r.reviewed_at >= b.lo and r.reviewed_at < b.hi
+        union all
+        select a.user_id, a.is_correct::int,
+               case when a.answered_at >= ${since}::timestamptz then 1 else -1 end
+        from exam_answers a join exams e on e.id = a.exam_id, b
+        where e.status <> 'in_progress' ${only("a")} and cardinality(a.selected) > 0
+          and a.answered_at >= b.lo and a.answered_at < b.hi
+      ) x
+      group by x.user_id
+    )
+    select t.user_id, u.pgy_level, t.answered, t.correct,
+           (coalesce(w.answered, 0) + coalesce(edge.a, 0))::int as week_answered,
+           (coalesce(w.correct, 0) + coalesce(edge.c, 0))::int as week_correct,
+           (select start_at from s) as window_start
+    from answer_totals t
+    join users u on u.id = t.user_id
+    left join answer_window w on w.user_id = t.user_id
+    left join edge on edge.user_id = t.user_id
+    where t.answered > 0 and (u.share_usage_data or u.id = ${opts.viewerId}) ${only("t")}`,
+  );
 }
 
 async function windowStart(db: Db): Promise<Date> {
@@ -244,4 +254,42 @@ export async function advanceAnswerWindow(
   await db.execute(
     sql`select answer_window_advance(${new Date(target).toISOString()}::timestamptz)`,
   );
+}
+
+/**
+ * The viewer's own row of the cohort (cohortFromRollups' figures for one user, with or without
+ * sharing): all-time, and since `since`; null where they have no answers in that span.
+ */
+export async function viewerFromRollups(
+  db: Db,
+  opts: { viewerId: string; since: Date },
+): Promise<{ allTime: CohortMember | null; since: CohortMember | null }> {
+  const [r] = await cohortRows(db, { ...opts, onlyViewer: true });
+  if (!r) return { allTime: null, since: null };
+  const member = (answered: number, correct: number) => ({
+    userId: opts.viewerId,
+    pgyLevel: r.pgy_level,
+    answered: Number(answered),
+    correct: Number(correct),
+  });
+  return {
+    allTime: member(r.answered, r.correct),
+    since: Number(r.week_answered) > 0 ? member(r.week_answered, r.week_correct) : null,
+  };
+}
+
+/**
+ * When the user's next studied question falls due after `now` (ms), or null: the due counts of
+ * `stats.summary` (due_at at or before now, or none) stay the same until then.
+ */
+export async function nextDueAfter(
+  db: Db,
+  opts: { userId: string; now: Date },
+): Promise<number | null> {
+  const [row] = await queryRows<{ next: string | Date | null }>(
+    db,
+    sql`select min(due_at) as next from study_states
+        where user_id = ${opts.userId} and available and due_at > ${opts.now.toISOString()}::timestamptz`,
+  );
+  return row?.next ? new Date(row.next).getTime() : null;
 }

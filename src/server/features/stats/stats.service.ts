@@ -3,6 +3,7 @@ import { DASHBOARD_TOP_CATEGORIES, RANKING_MIN_COHORT } from "../../../core/cons
 import {
   categoryLabel,
   computeSessionStats,
+  localDayKey,
   percent,
   percentileRank,
   type SessionStats,
@@ -14,7 +15,20 @@ import { questions, reviews, studySessions } from "../../db/schema";
 import { notFound } from "../../errors";
 import { masteredCategoryCounts, visibleCategoryCounts } from "../questions/questions.service";
 import { dueByCategory, STUDY_SESSION_NOT_FOUND } from "../study/study.service";
-import { advanceAnswerWindow, cohortFromRollups, loadStudyRollups } from "./rollups";
+import {
+  advanceAnswerWindow,
+  cohortFromRollups,
+  loadStudyRollups,
+  nextDueAfter,
+  viewerFromRollups,
+} from "./rollups";
+import {
+  type CohortCache,
+  PUBLIC_VERSION_ROW,
+  statsCachesOf,
+  type SummaryCache,
+  summaryVersion,
+} from "./stats-caches";
 
 export interface CategoryProgress {
   name: string;
@@ -43,10 +57,37 @@ export interface StudySummary extends StudyStats {
 
 /**
  * Everything the Dashboard and the Study screen show, from the review log and study states, in the
- * user's time zone: the same on every device. `statsOf` is for bench/stats-bench.ts's baseline (the
- * whole-log reference of whole-log.ts); the server always reads the kept figures.
+ * user's time zone: the same on every device. Where buildApp turned the stats caches on, a summary
+ * read earlier is answered again while the user's version (drizzle/0023), their day and their due
+ * counts are unchanged (decision 260); otherwise, or with `statsOf` (bench/stats-bench.ts's baseline,
+ * the whole-log reference of whole-log.ts), it is computed.
  */
 export async function studySummary(
+  db: Db,
+  opts: { userId: string; timeZone: string; now: Date },
+  statsOf?: (db: Db, opts: { userId: string; timeZone: string; now: Date }) => Promise<StudyStats>,
+): Promise<StudySummary> {
+  const cache = statsCachesOf(db)?.summaries as SummaryCache<StudySummary> | undefined;
+  if (!cache || statsOf) return computeStudySummary(db, opts, statsOf);
+  const { userId, timeZone, now } = opts;
+  const key = `${userId} ${timeZone}`;
+  const at = now.getTime();
+  const dayKey = localDayKey(now, timeZone);
+  // Read before the summary: a write committed in between changes the version again, so an entry is
+  // never newer-looking than its figures (it can only be refused once too often).
+  const version = await summaryVersion(db, userId);
+  const hit = cache.get(key, version, at, dayKey);
+  if (hit) return hit;
+  const [summary, nextDue] = await Promise.all([
+    computeStudySummary(db, opts),
+    nextDueAfter(db, { userId, now }),
+  ]);
+  cache.set(key, { value: summary, version, dayKey, readAt: at, validUntil: nextDue ?? Infinity });
+  return summary;
+}
+
+/** The summary computed from the database (no cache). */
+export async function computeStudySummary(
   db: Db,
   opts: { userId: string; timeZone: string; now: Date },
   statsOf: (
@@ -252,10 +293,43 @@ export async function comparativeStats(
   opts: { userId: string; pgyLevel: string; now: Date },
 ): Promise<ComparativeData> {
   const since = rankingSince(opts.now);
+  const cache = statsCachesOf(db)?.cohort as CohortCache<SortedCohort> | null | undefined;
+  if (cache) {
+    // Other users' figures as read at most RANKING_COHORT_SECONDS ago, the viewer's own read now
+    // (decision 260): the viewer always sees their own answers counted.
+    const [others, viewer] = await Promise.all([
+      cache.get(opts.now.getTime(), () => sortedCohort(db, since)),
+      viewerFromRollups(db, { viewerId: opts.userId, since }),
+    ]);
+    const withViewer = (members: readonly Scored[], own: Scored | null) => {
+      const out = members.filter((m) => m.userId !== opts.userId);
+      if (own) out.push(own);
+      return out;
+    };
+    return rankingsInOrder({
+      ...opts,
+      since,
+      allTime: withViewer(others.allTime, viewer.allTime),
+      week: withViewer(others.week, viewer.since),
+    });
+  }
   // Study reviews and exam answers alike (decision 170), from the kept figures (decision 220).
   const cohort = await cohortFromRollups(db, { viewerId: opts.userId, since });
   await advanceAnswerWindow(db, { since, windowStart: cohort.windowStart });
   return rankings({ ...opts, since, allTime: cohort.allTime, week: cohort.since });
+}
+
+interface SortedCohort {
+  /** Sharing users, most answers first (byAnswered). */
+  allTime: Scored[];
+  week: Scored[];
+}
+
+/** The sharing users' figures for the cache: no viewer (PUBLIC_VERSION_ROW is nobody's id). */
+async function sortedCohort(db: Db, since: Date): Promise<SortedCohort> {
+  const cohort = await cohortFromRollups(db, { viewerId: PUBLIC_VERSION_ROW, since });
+  await advanceAnswerWindow(db, { since, windowStart: cohort.windowStart });
+  return { allTime: byAnswered(cohort.allTime), week: byAnswered(cohort.since) };
 }
 
 /** Where the week ranking starts for a request at `now`. */
@@ -263,17 +337,30 @@ export function rankingSince(now: Date): Date {
   return new Date(now.getTime() - RANKING_WINDOW_DAYS * 86_400_000);
 }
 
-/** The three rankings from the cohort's all-time and weekly figures (any order). */
-export function rankings(opts: {
+/** The viewer, their level, the week's start, and the cohort's all-time and weekly figures. */
+interface RankingInput {
   userId: string;
   pgyLevel: string;
   since: Date;
   allTime: Scored[];
   week: Scored[];
-}): ComparativeData {
-  const { userId, pgyLevel, since } = opts;
-  const allTime = byAnswered(opts.allTime);
-  const week = byAnswered(opts.week);
+}
+
+/** The three rankings from the cohort's all-time and weekly figures (any order). */
+export function rankings(opts: RankingInput): ComparativeData {
+  return rankingsInOrder({
+    ...opts,
+    allTime: byAnswered(opts.allTime),
+    week: byAnswered(opts.week),
+  });
+}
+
+/**
+ * The three rankings from lists in which every member but the viewer is in byAnswered's order: the
+ * viewer's place does not matter (rankAmong keeps the others' order and adds the viewer last).
+ */
+function rankingsInOrder(opts: RankingInput): ComparativeData {
+  const { userId, pgyLevel, since, allTime, week } = opts;
   const sameLevel = pgyLevel
     ? allTime.filter((m) => m.pgyLevel === pgyLevel || m.userId === userId)
     : allTime.filter((m) => m.userId === userId);

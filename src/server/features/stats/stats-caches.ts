@@ -1,0 +1,144 @@
+import { sql } from "drizzle-orm";
+import type { Db } from "../../db/client";
+import { queryRows } from "../../db/raw";
+
+/*
+ * What a server keeps of the dashboard and the rankings between requests (issue 20 item 2;
+ * docs/decisions/260-dashboard-and-rankings-kept-between-requests.md). Both caches belong to one
+ * database handle (a transaction's handle has none) and are turned on by buildApp.
+ */
+
+/** The public bank's row of summary_versions (drizzle/0023): every user's summary counts public questions. */
+export const PUBLIC_VERSION_ROW = "00000000-0000-0000-0000-000000000000";
+
+/**
+ * The user's version and the public bank's, as one text: it changes with every committed write that
+ * `stats.summary` reads for this user (drizzle/0023's triggers), in any process. One round trip.
+ */
+export async function summaryVersion(db: Db, userId: string): Promise<string> {
+  const [row] = await queryRows<{ v: string }>(
+    db,
+    sql`select coalesce((select version from summary_versions where user_id = ${userId}), 0)::text || '/' ||
+               coalesce((select version from summary_versions where user_id = ${PUBLIC_VERSION_ROW}), 0)::text as v`,
+  );
+  return row!.v;
+}
+
+interface SummaryEntry<T> {
+  value: T;
+  /** summaryVersion read before the summary was: a later write always changes it. */
+  version: string;
+  /** The user's day when it was read ("today", the streak and the history change with the day). */
+  dayKey: string;
+  /** The request time it was read at: a clock that went back cannot use it. */
+  readAt: number;
+  /** When the next studied question falls due after readAt (ms): the due counts change then. */
+  validUntil: number;
+}
+
+/**
+ * Summaries by user and time zone. An entry answers a request only if the user's version is still the
+ * one read before the summary, the request's time is between the read and the next due time, and the
+ * user's day is the same; otherwise the caller computes it again. At most `maxEntries`, oldest out.
+ */
+export class SummaryCache<T> {
+  private readonly entries = new Map<string, SummaryEntry<T>>();
+
+  constructor(readonly maxEntries = 4096) {}
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  get(key: string, version: string, now: number, dayKey: string): T | undefined {
+    const entry = this.entries.get(key);
+    if (!entry) return undefined;
+    if (
+      entry.version !== version ||
+      entry.dayKey !== dayKey ||
+      now < entry.readAt ||
+      now >= entry.validUntil
+    ) {
+      this.entries.delete(key);
+      return undefined;
+    }
+    return entry.value;
+  }
+
+  set(key: string, entry: SummaryEntry<T>): void {
+    this.entries.delete(key);
+    // A Map keeps insertion order: the first key is the one stored longest ago.
+    while (this.entries.size >= this.maxEntries) {
+      this.entries.delete(this.entries.keys().next().value!);
+    }
+    this.entries.set(key, entry);
+  }
+
+  clear(): void {
+    this.entries.clear();
+  }
+}
+
+/**
+ * The rankings' cohort (every sharing user's figures), read again once it is `maxAgeMs` old by the
+ * requests' clock: the only figures a ranking may show late are other users' (decision 260); the
+ * viewer's own are read on every request. Requests that find it old share one read.
+ */
+export class CohortCache<T> {
+  private value: T | undefined;
+  private readAt = 0;
+  private pending: Promise<T> | null = null;
+
+  constructor(readonly maxAgeMs: number) {}
+
+  async get(now: number, read: () => Promise<T>): Promise<T> {
+    if (this.value !== undefined && now >= this.readAt && now - this.readAt < this.maxAgeMs) {
+      return this.value;
+    }
+    if (!this.pending) {
+      const p = read().then(
+        (value) => {
+          this.value = value;
+          this.readAt = now;
+          this.pending = null;
+          return value;
+        },
+        (err: unknown) => {
+          this.pending = null;
+          throw err;
+        },
+      );
+      this.pending = p;
+    }
+    return this.pending;
+  }
+
+  clear(): void {
+    this.value = undefined;
+  }
+}
+
+export interface StatsCaches {
+  summaries: SummaryCache<unknown>;
+  cohort: CohortCache<unknown> | null;
+}
+
+const caches = new WeakMap<Db, StatsCaches>();
+
+/**
+ * Turns the caches on for calls on `db` itself. The summary cache is exact (checked against the
+ * versions on every request); the cohort cache only where `rankingCohortMs` > 0 (the server's
+ * RANKING_COHORT_SECONDS), as it lets other users' answers reach a ranking that many milliseconds late.
+ */
+export function enableStatsCaches(db: Db, opts: { rankingCohortMs: number }): StatsCaches {
+  const entry: StatsCaches = {
+    summaries: new SummaryCache(),
+    cohort: opts.rankingCohortMs > 0 ? new CohortCache(opts.rankingCohortMs) : null,
+  };
+  caches.set(db, entry);
+  return entry;
+}
+
+export function statsCachesOf(db: Db): StatsCaches | undefined {
+  return caches.get(db);
+}
