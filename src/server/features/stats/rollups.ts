@@ -263,9 +263,26 @@ export async function advanceAnswerWindow(
 export async function viewerFromRollups(
   db: Db,
   opts: { viewerId: string; since: Date },
-): Promise<{ allTime: CohortMember | null; since: CohortMember | null }> {
-  const [r] = await cohortRows(db, { ...opts, onlyViewer: true });
-  if (!r) return { allTime: null, since: null };
+): Promise<{
+  allTime: CohortMember | null;
+  since: CohortMember | null;
+  /** Their oldest counted answer at or after `since` (ms), or null. */
+  oldestInWeek: number | null;
+}> {
+  const [[r], [oldest]] = await Promise.all([
+    cohortRows(db, { ...opts, onlyViewer: true }),
+    queryRows<{ at: string | Date | null }>(
+      db,
+      sql`select least(
+        (select min(reviewed_at) from reviews
+         where user_id = ${opts.viewerId} and exam_id is null and reviewed_at >= ${opts.since.toISOString()}::timestamptz),
+        (select min(a.answered_at) from exam_answers a join exams e on e.id = a.exam_id
+         where a.user_id = ${opts.viewerId} and e.status <> 'in_progress' and cardinality(a.selected) > 0
+           and a.answered_at >= ${opts.since.toISOString()}::timestamptz)) as at`,
+    ),
+  ]);
+  const oldestInWeek = oldest?.at ? new Date(oldest.at).getTime() : null;
+  if (!r) return { allTime: null, since: null, oldestInWeek };
   const member = (answered: number, correct: number) => ({
     userId: opts.viewerId,
     pgyLevel: r.pgy_level,
@@ -275,6 +292,7 @@ export async function viewerFromRollups(
   return {
     allTime: member(r.answered, r.correct),
     since: Number(r.week_answered) > 0 ? member(r.week_answered, r.week_correct) : null,
+    oldestInWeek,
   };
 }
 

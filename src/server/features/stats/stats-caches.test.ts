@@ -361,4 +361,31 @@ describe("the rankings with the cohort kept (decision 260)", () => {
     t -= 10;
     expect(await comparativeStats(db, at())).toEqual(await comparativeFromLog(db, at()));
   });
+
+  it("drop the viewer's oldest answer of the week when it leaves the week, by time alone", async () => {
+    const db = h.db.db;
+    const viewer = await h.user({ pgyLevel: "3" });
+    const q = await addQuestion(db, viewer.user.id);
+    const t0 = Date.now();
+    // Answered 7 days less 10 s before t0: in the week at t0, out of it 10 s later.
+    for (const [ago, right] of [
+      [7 * 86_400_000 - 10_000, true],
+      [3_600_000, false],
+    ] as const) {
+      await db.insert(reviews).values({
+        userId: viewer.user.id,
+        questionId: q.id,
+        category: "Psychiatry",
+        isCorrect: right,
+        reviewedAt: new Date(t0 - ago),
+      });
+    }
+    const at = (ms: number) => ({ userId: viewer.user.id, pgyLevel: "3", now: new Date(ms) });
+    const before = await comparativeStats(db, at(t0));
+    expect(before).toEqual(await comparativeFromLog(db, at(t0)));
+    expect(before.timeBasedRanking.score).toBe(50);
+    const after = await comparativeStats(db, at(t0 + 11_000));
+    expect(after).toEqual(await comparativeFromLog(db, at(t0 + 11_000)));
+    expect(after.timeBasedRanking.score).toBe(0);
+  });
 });

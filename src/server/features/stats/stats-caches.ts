@@ -24,7 +24,7 @@ export async function summaryVersion(db: Db, userId: string): Promise<string> {
   return row!.v;
 }
 
-interface SummaryEntry<T> {
+interface VersionedEntry<T> {
   value: T;
   /** summaryVersion read before the summary was: a later write always changes it. */
   version: string;
@@ -32,17 +32,21 @@ interface SummaryEntry<T> {
   dayKey: string;
   /** The request time it was read at: a clock that went back cannot use it. */
   readAt: number;
-  /** When the next studied question falls due after readAt (ms): the due counts change then. */
+  /**
+   * When it changes with time alone (ms): for a summary, the next due time of a studied question;
+   * for the viewer's ranking figures, when their oldest answer of the week leaves it.
+   */
   validUntil: number;
 }
 
 /**
- * Summaries by user and time zone. An entry answers a request only if the user's version is still the
- * one read before the summary, the request's time is between the read and the next due time, and the
- * user's day is the same; otherwise the caller computes it again. At most `maxEntries`, oldest out.
+ * Figures of one user (summaries by user and time zone; the viewer's own ranking figures). An entry
+ * answers a request only if the user's version is still the one read before the figures, the request's
+ * time is between the read and `validUntil`, and the day key is the same; otherwise the caller reads
+ * them again. At most `maxEntries`, oldest out.
  */
-export class SummaryCache<T> {
-  private readonly entries = new Map<string, SummaryEntry<T>>();
+export class VersionedCache<T> {
+  private readonly entries = new Map<string, VersionedEntry<T>>();
 
   constructor(readonly maxEntries = 4096) {}
 
@@ -65,7 +69,7 @@ export class SummaryCache<T> {
     return entry.value;
   }
 
-  set(key: string, entry: SummaryEntry<T>): void {
+  set(key: string, entry: VersionedEntry<T>): void {
     this.entries.delete(key);
     // A Map keeps insertion order: the first key is the one stored longest ago.
     while (this.entries.size >= this.maxEntries) {
@@ -119,7 +123,9 @@ export class CohortCache<T> {
 }
 
 export interface StatsCaches {
-  summaries: SummaryCache<unknown>;
+  summaries: VersionedCache<unknown>;
+  /** The viewer's own figures for the rankings, with the rankings last computed from them. */
+  viewers: VersionedCache<unknown>;
   cohort: CohortCache<unknown> | null;
 }
 
@@ -132,7 +138,8 @@ const caches = new WeakMap<Db, StatsCaches>();
  */
 export function enableStatsCaches(db: Db, opts: { rankingCohortMs: number }): StatsCaches {
   const entry: StatsCaches = {
-    summaries: new SummaryCache(),
+    summaries: new VersionedCache(),
+    viewers: new VersionedCache(),
     cohort: opts.rankingCohortMs > 0 ? new CohortCache(opts.rankingCohortMs) : null,
   };
   caches.set(db, entry);

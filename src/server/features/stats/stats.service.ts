@@ -26,7 +26,7 @@ import {
   type CohortCache,
   PUBLIC_VERSION_ROW,
   statsCachesOf,
-  type SummaryCache,
+  type VersionedCache,
   summaryVersion,
 } from "./stats-caches";
 
@@ -67,7 +67,7 @@ export async function studySummary(
   opts: { userId: string; timeZone: string; now: Date },
   statsOf?: (db: Db, opts: { userId: string; timeZone: string; now: Date }) => Promise<StudyStats>,
 ): Promise<StudySummary> {
-  const cache = statsCachesOf(db)?.summaries as SummaryCache<StudySummary> | undefined;
+  const cache = statsCachesOf(db)?.summaries as VersionedCache<StudySummary> | undefined;
   if (!cache || statsOf) return computeStudySummary(db, opts, statsOf);
   const { userId, timeZone, now } = opts;
   const key = `${userId} ${timeZone}`;
@@ -293,25 +293,36 @@ export async function comparativeStats(
   opts: { userId: string; pgyLevel: string; now: Date },
 ): Promise<ComparativeData> {
   const since = rankingSince(opts.now);
-  const cache = statsCachesOf(db)?.cohort as CohortCache<SortedCohort> | null | undefined;
-  if (cache) {
-    // Other users' figures as read at most RANKING_COHORT_SECONDS ago, the viewer's own read now
-    // (decision 260): the viewer always sees their own answers counted.
+  const caches = statsCachesOf(db);
+  const cache = caches?.cohort as CohortCache<SortedCohort> | null | undefined;
+  if (caches && cache) {
+    // Other users' figures as read at most RANKING_COHORT_SECONDS ago, the viewer's own as of now
+    // (decision 260): kept while their version holds, so the viewer always sees their answers counted.
     const [others, viewer] = await Promise.all([
       cache.get(opts.now.getTime(), () => sortedCohort(db, since)),
-      viewerFromRollups(db, { viewerId: opts.userId, since }),
+      keptViewer(db, caches.viewers as VersionedCache<KeptViewer>, opts.userId, opts.now),
     ]);
-    const withViewer = (members: readonly Scored[], own: Scored | null) => {
-      const out = members.filter((m) => m.userId !== opts.userId);
-      if (own) out.push(own);
-      return out;
+    let ranked = viewer.ranked;
+    if (!ranked || ranked.others !== others || ranked.pgyLevel !== opts.pgyLevel) {
+      const withViewer = (members: readonly Scored[], own: Scored | null) => {
+        const out = members.filter((m) => m.userId !== opts.userId);
+        if (own) out.push(own);
+        return out;
+      };
+      const data = rankingsInOrder({
+        ...opts,
+        since,
+        allTime: withViewer(others.allTime, viewer.allTime),
+        week: withViewer(others.week, viewer.week),
+      });
+      ranked = viewer.ranked = { others, pgyLevel: opts.pgyLevel, data };
+    }
+    const { data } = ranked;
+    // The same rankings until the cohort or the viewer's figures change; only the week's start moves.
+    return {
+      ...data,
+      timeBasedRanking: { ...data.timeBasedRanking, since: since.toISOString() },
     };
-    return rankingsInOrder({
-      ...opts,
-      since,
-      allTime: withViewer(others.allTime, viewer.allTime),
-      week: withViewer(others.week, viewer.since),
-    });
   }
   // Study reviews and exam answers alike (decision 170), from the kept figures (decision 220).
   const cohort = await cohortFromRollups(db, { viewerId: opts.userId, since });
@@ -323,6 +334,37 @@ interface SortedCohort {
   /** Sharing users, most answers first (byAnswered). */
   allTime: Scored[];
   week: Scored[];
+}
+
+interface KeptViewer {
+  allTime: Scored | null;
+  week: Scored | null;
+  /** The rankings last computed with these figures, against that cohort and level. */
+  ranked?: { others: SortedCohort; pgyLevel: string; data: ComparativeData };
+}
+
+/**
+ * The viewer's own ranking figures, kept while their version (drizzle/0023: their reviews, exam
+ * answers and exams) holds and until their oldest answer of the week leaves it.
+ */
+async function keptViewer(
+  db: Db,
+  cache: VersionedCache<KeptViewer>,
+  userId: string,
+  now: Date,
+): Promise<KeptViewer> {
+  const at = now.getTime();
+  const version = await summaryVersion(db, userId);
+  const hit = cache.get(userId, version, at, "");
+  if (hit) return hit;
+  const since = rankingSince(now);
+  const own = await viewerFromRollups(db, { viewerId: userId, since });
+  const value: KeptViewer = { allTime: own.allTime, week: own.since };
+  // The week's figures change with time alone when the oldest answer in it is older than the week.
+  const validUntil =
+    own.oldestInWeek === null ? Infinity : own.oldestInWeek + RANKING_WINDOW_DAYS * 86_400_000 + 1;
+  cache.set(userId, { value, version, dayKey: "", readAt: at, validUntil });
+  return value;
 }
 
 /** The sharing users' figures for the cache: no viewer (PUBLIC_VERSION_ROW is nobody's id). */
