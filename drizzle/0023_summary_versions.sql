@@ -23,11 +23,19 @@ $$;
 --> statement-breakpoint
 -- Statement-level: one call per statement whatever its size (a seed's 500,000 reviews are one bump).
 -- PL/pgSQL compiles a trigger function per table, so these read user_id of whichever table fired.
+-- Answers of an exam in progress count nowhere (decision 170): saving them, the hot path of a timed
+-- exam, moves no version; the exam's own trigger moves its user's when it is submitted or deleted.
 CREATE OR REPLACE FUNCTION summary_version_inserted() RETURNS trigger
 LANGUAGE plpgsql
 AS $$
 BEGIN
-  PERFORM summary_version_bump(ARRAY(SELECT DISTINCT user_id FROM new_rows));
+  IF TG_TABLE_NAME = 'exam_answers' THEN
+    PERFORM summary_version_bump(ARRAY(
+      SELECT DISTINCT n.user_id FROM new_rows n JOIN exams e ON e.id = n.exam_id WHERE e.status <> 'in_progress'
+    ));
+  ELSE
+    PERFORM summary_version_bump(ARRAY(SELECT DISTINCT user_id FROM new_rows));
+  END IF;
   RETURN NULL;
 END
 $$;
@@ -36,7 +44,13 @@ CREATE OR REPLACE FUNCTION summary_version_deleted() RETURNS trigger
 LANGUAGE plpgsql
 AS $$
 BEGIN
-  PERFORM summary_version_bump(ARRAY(SELECT DISTINCT user_id FROM old_rows));
+  IF TG_TABLE_NAME = 'exam_answers' THEN
+    PERFORM summary_version_bump(ARRAY(
+      SELECT DISTINCT o.user_id FROM old_rows o JOIN exams e ON e.id = o.exam_id WHERE e.status <> 'in_progress'
+    ));
+  ELSE
+    PERFORM summary_version_bump(ARRAY(SELECT DISTINCT user_id FROM old_rows));
+  END IF;
   RETURN NULL;
 END
 $$;
@@ -45,9 +59,16 @@ CREATE OR REPLACE FUNCTION summary_version_updated() RETURNS trigger
 LANGUAGE plpgsql
 AS $$
 BEGIN
-  PERFORM summary_version_bump(ARRAY(
-    SELECT user_id FROM old_rows UNION SELECT user_id FROM new_rows
-  ));
+  IF TG_TABLE_NAME = 'exam_answers' THEN
+    PERFORM summary_version_bump(ARRAY(
+      SELECT x.user_id FROM (SELECT user_id, exam_id FROM old_rows UNION SELECT user_id, exam_id FROM new_rows) x
+      JOIN exams e ON e.id = x.exam_id WHERE e.status <> 'in_progress'
+    ));
+  ELSE
+    PERFORM summary_version_bump(ARRAY(
+      SELECT user_id FROM old_rows UNION SELECT user_id FROM new_rows
+    ));
+  END IF;
   RETURN NULL;
 END
 $$;

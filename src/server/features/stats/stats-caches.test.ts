@@ -6,12 +6,20 @@
  * whichever database the suite runs on, and (PostgreSQL) through a second handle with its own caches,
  * as another server process would be.
  */
-import { eq, sql } from "drizzle-orm";
+import { eq, inArray, sql } from "drizzle-orm";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb } from "../../db/client";
 import type { Db } from "../../db/client";
-import { questions, reviews, studySessions, studyStates, users } from "../../db/schema";
+import {
+  examAnswers,
+  exams,
+  questions,
+  reviews,
+  studySessions,
+  studyStates,
+  users,
+} from "../../db/schema";
 import { createHarness, type Harness } from "../../test/harness";
 import { addQuestion } from "../study/test-fixtures";
 import { resetStudyProgress } from "../users/users.service";
@@ -43,7 +51,14 @@ type Op =
   | { kind: "dueSoon"; user: number; minutes: number }
   | { kind: "reset"; user: number }
   | { kind: "time"; minutes: number }
-  | { kind: "zone" };
+  | { kind: "zone" }
+  | {
+      kind: "exam";
+      user: number;
+      qs: number[];
+      status: "in_progress" | "submitted";
+      remove: boolean;
+    };
 
 const USERS = 3;
 const user = fc.integer({ min: 0, max: USERS - 1 });
@@ -108,6 +123,17 @@ const op: fc.Arbitrary<Op> = fc.oneof(
   },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("reset" as const), user }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("zone" as const) }) },
+  {
+    // Exam answers count once the exam is finished, and no more once it is deleted (decision 170).
+    weight: 2,
+    arbitrary: fc.record({
+      kind: fc.constant("exam" as const),
+      user,
+      qs: fc.uniqueArray(fc.nat({ max: 7 }), { minLength: 1, maxLength: 3 }),
+      status: fc.constantFrom("in_progress" as const, "submitted" as const),
+      remove: fc.boolean(),
+    }),
+  },
   {
     // Mostly forward (due times pass, days change), sometimes back (a clock set back).
     weight: 4,
@@ -219,6 +245,56 @@ describe("the summary kept between requests (decision 260)", () => {
             case "zone":
               zoneShift += 1;
               break;
+            case "exam": {
+              const live = await db
+                .select({ id: questions.id })
+                .from(questions)
+                .where(inArray(questions.id, [...new Set(o.qs.map((i) => qs[i % qs.length]!))]));
+              if (live.length === 0) break;
+              const userId = people[o.user]!.user.id;
+              const [exam] = await db
+                .insert(exams)
+                .values({
+                  userId,
+                  mode: "timed",
+                  requestedSize: live.length,
+                  questionCount: live.length,
+                  part: "1",
+                  pool: "all",
+                  secondsPerQuestion: 60,
+                  seed: 1,
+                  startedAt: new Date(clock - HOUR),
+                })
+                .returning({ id: exams.id });
+              // Answers saved while the exam runs, one statement each, as the exam page saves them.
+              for (const [i, q] of live.entries()) {
+                await db.insert(examAnswers).values({
+                  examId: exam!.id,
+                  questionId: q.id,
+                  userId,
+                  selected: ["B"],
+                  isCorrect: i % 2 === 0,
+                  category: "Neuroscience",
+                  timeSpentMs: 1000,
+                  answeredAt: new Date(clock - HOUR + i * 1000),
+                });
+              }
+              await check();
+              if (o.status !== "in_progress") {
+                await db.update(exams).set({ status: o.status }).where(eq(exams.id, exam!.id));
+                await check();
+                // An answer of a finished exam changed in SQL still reaches the summary.
+                await db
+                  .update(examAnswers)
+                  .set({ isCorrect: sql`not ${examAnswers.isCorrect}` })
+                  .where(eq(examAnswers.examId, exam!.id));
+              }
+              if (o.remove) {
+                await check();
+                await db.delete(exams).where(eq(exams.id, exam!.id));
+              }
+              break;
+            }
           }
           await check();
         }
