@@ -356,6 +356,43 @@ describe("the summary kept between requests (decision 260)", () => {
     expect(s2).toEqual(await computeStudySummary(db, at(tomorrow.getTime())));
   });
 
+  it("one user's answers and ratings at once all land, and the kept summary counts them", async () => {
+    // 0023's versions were one row per user, upserted: every writer of a user held it to the end of
+    // its transaction, and an answer and a rating of the same question locked it and the study state
+    // in opposite orders ("deadlock detected" under bench/api-load.ts --writes-only, 50 connections;
+    // this test's pool is too small to show it every time, the bench is the check).
+    const db = h.db.db;
+    const me = await h.user();
+    const qs = await Promise.all(Array.from({ length: 12 }, () => addQuestion(db, me.user.id)));
+    const callers = await Promise.all(Array.from({ length: 4 }, () => h.callerFor(me.user)));
+    const opts = () => ({ userId: me.user.id, timeZone: "UTC", now: new Date() });
+    await studySummary(db, opts());
+    await Promise.all(
+      qs.flatMap((q, i) => [
+        (async () => {
+          for (let round = 0; round < 3; round++) {
+            await callers[i % 4]!.study.answer({
+              questionId: q.id,
+              selected: ["B"],
+              timeSpentMs: 5,
+            });
+            await callers[(i + 1) % 4]!.study.rate({ questionId: q.id, difficulty: 2 });
+          }
+        })(),
+        (async () => {
+          for (let round = 0; round < 3; round++) {
+            await callers[(i + 2) % 4]!.study.rate({ questionId: q.id, difficulty: 1 });
+          }
+        })().catch(() => {
+          // A rating with no answer waiting for it is refused; only deadlocks would matter here.
+        }),
+      ]),
+    );
+    const summary = await studySummary(db, opts());
+    expect(summary.totalStudied).toBe(36);
+    expect(summary).toEqual(await computeStudySummary(db, opts()));
+  });
+
   it.runIf(!!process.env.TEST_DATABASE_URL)(
     "a write through another handle (another server process) is seen by the next request",
     async () => {

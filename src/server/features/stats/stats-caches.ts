@@ -8,18 +8,19 @@ import { queryRows } from "../../db/raw";
  * database handle (a transaction's handle has none) and are turned on by buildApp.
  */
 
-/** The public bank's row of summary_versions (drizzle/0023): every user's summary counts public questions. */
+/** The public bank's rows of summary_changes (drizzle/0023, 0024): every user's summary counts public questions. */
 export const PUBLIC_VERSION_ROW = "00000000-0000-0000-0000-000000000000";
 
 /**
  * The user's version and the public bank's, as one text: it changes with every committed write that
- * `stats.summary` reads for this user (drizzle/0023's triggers), in any process. One round trip.
+ * `stats.summary` reads for this user (drizzle/0023's triggers, 0024's rows that are only ever
+ * added), in any process. One round trip.
  */
 export async function summaryVersion(db: Db, userId: string): Promise<string> {
   const [row] = await queryRows<{ v: string }>(
     db,
-    sql`select coalesce((select version from summary_versions where user_id = ${userId}), 0)::text || '/' ||
-               coalesce((select version from summary_versions where user_id = ${PUBLIC_VERSION_ROW}), 0)::text as v`,
+    sql`select coalesce((select sum(weight) from summary_changes where user_id = ${userId}), 0)::text || '/' ||
+               coalesce((select sum(weight) from summary_changes where user_id = ${PUBLIC_VERSION_ROW}), 0)::text as v`,
   );
   return row!.v;
 }
