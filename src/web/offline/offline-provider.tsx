@@ -49,6 +49,16 @@ export function useOffline(): Offline {
   return value;
 }
 
+/** Runs `task` when the browser is next idle (at most 2 s from now); answers a cancel. */
+function whenIdle(task: () => void): () => void {
+  if (typeof window.requestIdleCallback === "function") {
+    const id = window.requestIdleCallback(task, { timeout: 2_000 });
+    return () => window.cancelIdleCallback(id);
+  }
+  const id = setTimeout(task, 1_000);
+  return () => clearTimeout(id);
+}
+
 /** How long the quiet "synced" confirmation stays. */
 const SYNCED_NOTICE_MS = 4_000;
 
@@ -148,10 +158,24 @@ export function OfflineProvider({ userId, children }: { userId: string; children
     return run;
   }, [refreshCopy, store, utils]);
 
-  // On start and whenever the connection comes back.
+  // Whenever the connection comes back, at once; on start, once the first page has drawn and the
+  // browser is idle (within 2 s): the copy's download and IndexedDB writes otherwise land in the
+  // first page's own long tasks on a phone (issue 20 item 3).
+  // The latest flush through a ref: a re-render must not cancel the start-up's idle wait.
+  const started = useRef(false);
+  const latestFlush = useRef(flush);
+  latestFlush.current = flush;
   useEffect(() => {
-    if (online && store) void flush();
-  }, [online, store, flush]);
+    if (!online || !store) return;
+    if (started.current) {
+      void latestFlush.current();
+      return;
+    }
+    return whenIdle(() => {
+      started.current = true;
+      void latestFlush.current();
+    });
+  }, [online, store]);
 
   useEffect(() => () => clearTimeout(retryTimer.current), []);
 
