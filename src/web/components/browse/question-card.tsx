@@ -19,9 +19,13 @@ interface QuestionCardProps {
 
 /** Letters with text, in order (SPEC §3: empty options are not shown). */
 function shownOptions(options: Record<string, string>): [string, string][] {
-  return Object.entries(options)
-    .filter(([, text]) => text.trim() !== "")
-    .sort(([a], [b]) => a.localeCompare(b));
+  return (
+    Object.entries(options)
+      .filter(([, text]) => text.trim() !== "")
+      // Option letters are ASCII: a plain comparison orders them, and localeCompare's first call builds
+      // an ICU collator, a long task of its own on a phone's first Browse (issue 20 item 3).
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+  );
 }
 
 /**
