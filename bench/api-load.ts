@@ -17,7 +17,10 @@
  * of another checkout (the code before a change) with one process, as the same-run baseline.
  *
  * With `--soak SECONDS` (issue 9: 600) it instead runs one long mixed load (due page, search, dashboard,
- * health) at 50 connections, samples the server's RSS every 30 s, and records errors and memory.
+ * health) at 50 connections, samples the server's RSS every 30 s, and records errors and memory;
+ * with `--pglite` (issue 20 item 4) on the embedded database's synthetic bank instead of PostgreSQL.
+ *
+ *   npx tsx bench/api-load.ts [--pglite] --soak 600
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
@@ -31,6 +34,7 @@ import { runMigrations } from "../src/server/db/migrate";
 import { seedSynthetic } from "../src/server/features/seed/synthetic";
 import { queryRows } from "../src/server/db/raw";
 import { sql } from "drizzle-orm";
+import { npmStartFlags } from "./npm-start-flags";
 
 const { values: args } = parseArgs({
   options: {
@@ -193,7 +197,7 @@ async function pgliteRun(seconds: number) {
       `## API under load on PGlite (bench/api-load.ts --pglite) — ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC`,
       "",
       machineLine(),
-      `- Database: the embedded PGlite in a data folder holding the synthetic bank (${USERS.toLocaleString("en")} users, ${QUESTIONS.toLocaleString("en")} questions, ${REVIEWS.toLocaleString("en")} reviews), the server started by \`dist/server/main.js\` on it as \`npm start\` would`,
+      `- Database: the embedded PGlite in a data folder holding the synthetic bank (${USERS.toLocaleString("en")} users, ${QUESTIONS.toLocaleString("en")} questions, ${REVIEWS.toLocaleString("en")} reviews), the server started by \`node ${[...npmStartFlags(ROOT), "dist/server/main.js"].join(" ")}\` on it as \`npm start\` would; PGLITE_OPTIMIZE_WASM ${process.env.PGLITE_OPTIMIZE_WASM || "unset"}, PGLITE_SHARED_BUFFERS ${process.env.PGLITE_SHARED_BUFFERS || "unset"}`,
       `- Load: wrk, 2 threads, ${args.connections} connections, ${seconds} s per row after 5 s of warm-up on each, on the same 2 cores as the server; as ${user.username} (${user.due} due reviews, ${user.own} own questions)`,
       "",
       ...resultsTable(results),
@@ -214,19 +218,24 @@ function startServer(
   if (!fs.existsSync(path.join(root, "dist", "server", "main.js"))) {
     spawnSync("npm", ["run", "build"], { cwd: root, stdio: "inherit" });
   }
-  const child = spawn(process.execPath, [path.join(root, "dist", "server", "main.js")], {
-    cwd: root,
-    env: {
-      ...process.env,
-      ...(dataDir ? { DATA_DIR: dataDir, DATABASE_URL: "" } : { DATABASE_URL: dbUrl(DB_NAME) }),
-      PORT: String(PORT),
-      HOST: "127.0.0.1",
-      LOG_LEVEL: "warn",
-      NODE_ENV: "production",
-      ...extraEnv,
+  // As `npm start` runs it (its Node flags), the checkout's own when it is another (--baseline).
+  const child = spawn(
+    process.execPath,
+    [...npmStartFlags(root), path.join(root, "dist", "server", "main.js")],
+    {
+      cwd: root,
+      env: {
+        ...process.env,
+        ...(dataDir ? { DATA_DIR: dataDir, DATABASE_URL: "" } : { DATABASE_URL: dbUrl(DB_NAME) }),
+        PORT: String(PORT),
+        HOST: "127.0.0.1",
+        LOG_LEVEL: "warn",
+        NODE_ENV: "production",
+        ...extraEnv,
+      },
+      stdio: ["ignore", "inherit", "inherit"],
     },
-    stdio: ["ignore", "inherit", "inherit"],
-  });
+  );
   return new Promise((resolve, reject) => {
     const deadline = Date.now() + 30_000;
     const poll = async () => {
@@ -534,8 +543,12 @@ end
   return file;
 }
 
-async function soak(token: string, seconds: number) {
-  const server = await startServer();
+/**
+ * `dataDir`: the embedded database's folder (`--pglite --soak`), the server then runs on PGlite as
+ * `npm start` does by default; otherwise PostgreSQL.
+ */
+async function soak(token: string, seconds: number, dataDir?: string) {
+  const server = await startServer(dataDir);
   try {
     wrk(`${BASE}/api/questions/due?limit=20`, token, 10);
     const samples: { t: number; rss: number }[] = [{ t: 0, rss: rssMb(server.pid!) }];
@@ -581,13 +594,13 @@ async function soak(token: string, seconds: number) {
     const cpu = os.cpus();
     const lines = [
       "",
-      `## Soak (bench/api-load.ts --soak ${seconds}) — ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC`,
+      `## Soak (bench/api-load.ts${dataDir ? " --pglite" : ""} --soak ${seconds}) — ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC`,
       "",
-      `- Machine: ${cpu.length} cores (${cpu[0]?.model.trim()}), ${(os.totalmem() / 2 ** 30).toFixed(0)} GB RAM, Node ${process.version}; PostgreSQL, synthetic bank`,
+      `- Machine: ${cpu.length} cores (${cpu[0]?.model.trim()}), ${(os.totalmem() / 2 ** 30).toFixed(0)} GB RAM, Node ${process.version}; load average before the run ${loadBefore}, after it ${loadNow()}; ${dataDir ? "the embedded PGlite" : "PostgreSQL"}, synthetic bank; server \`node ${[...npmStartFlags(ROOT), "dist/server/main.js"].join(" ")}\` (as \`npm start\` runs it)`,
       `- Mixed reads (due page ×2, search, dashboard stats, health), wrk 2 threads, ${args.connections} connections, ${seconds} s`,
       `- **${result.requests} requests, ${result.rps.toFixed(0)} req/s, p99 ${result.p99.toFixed(1)} ms, errors ${result.errors} (goal 0)**`,
       `- RSS samples (s → MB): ${samples.map((x) => `${x.t}→${x.rss.toFixed(0)}`).join(", ")}`,
-      `- **RSS median over the first third of the run ${first.toFixed(0)} MB, over the last third ${last.toFixed(0)} MB (${(((last - first) / first) * 100).toFixed(0)}%; goal flat, within 20%)**`,
+      `- **RSS median over the first third of the run ${first.toFixed(0)} MB, over the last third ${last.toFixed(0)} MB (${(((last - first) / first) * 100).toFixed(0)}%; goal within 10%, issue 20 item 4: ${Math.abs(last - first) <= 0.1 * first ? "met" : "not met"})**`,
     ];
     record(lines);
   } finally {
@@ -786,6 +799,10 @@ async function main() {
   }
   if (args.pglite) {
     if (args["seed-only"]) return void (await preparePglite());
+    if (args.soak) {
+      const { dataDir, token } = await preparePglite();
+      return soak(token, Number(args.soak), dataDir);
+    }
     return pgliteRun(Number(args.duration));
   }
   const { user, token, writerToken, fsrsToken } = await prepareDatabase();

@@ -21,7 +21,17 @@ describe("loadEnv", () => {
       SESSION_CACHE_SECONDS: 30,
       RANKING_COHORT_SECONDS: 5,
       WORKERS: 1,
+      PGLITE_OPTIMIZE_WASM: false,
     });
+  });
+
+  it("keeps PGlite's WebAssembly on the baseline compiler unless PGLITE_OPTIMIZE_WASM says 1 (issue 20 item 4)", () => {
+    expect(loadEnv({ PGLITE_OPTIMIZE_WASM: "1" }).PGLITE_OPTIMIZE_WASM).toBe(true);
+    expect(loadEnv({ PGLITE_OPTIMIZE_WASM: "true" }).PGLITE_OPTIMIZE_WASM).toBe(true);
+    expect(loadEnv({ PGLITE_OPTIMIZE_WASM: "0" }).PGLITE_OPTIMIZE_WASM).toBe(false);
+    expect(() => loadEnv({ PGLITE_OPTIMIZE_WASM: "yes please" })).toThrow(
+      "PGLITE_OPTIMIZE_WASM: PGLITE_OPTIMIZE_WASM must be 0 or 1",
+    );
   });
 
   it("runs several server processes only on PostgreSQL (issue 20 item 5)", () => {

@@ -113,6 +113,10 @@ const ZEnv = z.object({
     .min(1, "WORKERS must be a whole number from 1 to 64")
     .max(64, "WORKERS must be a whole number from 1 to 64")
     .default(1),
+  PGLITE_OPTIMIZE_WASM: z
+    .enum(["0", "1", "false", "true"], { error: "PGLITE_OPTIMIZE_WASM must be 0 or 1" })
+    .default("0")
+    .transform((v) => v === "1" || v === "true"),
 });
 
 /** Said when WORKERS asks for several processes on the embedded database (docs/decisions/211). */

@@ -2,6 +2,7 @@ import { spawnSync } from "node:child_process";
 import cluster, { type Worker } from "node:cluster";
 import fs from "node:fs";
 import path from "node:path";
+import v8 from "node:v8";
 import pino, { type Logger } from "pino";
 import { aiConfigured, createAiModel } from "./ai/model";
 import { buildApp, serverLoggerOptions } from "./app";
@@ -46,6 +47,19 @@ function prepareEmbeddedDatabase(env: Env): boolean {
     stdio: "inherit",
   });
   return child.status === 0;
+}
+
+/**
+ * The serving process runs PGlite's WebAssembly with V8's baseline compiler (Liftoff) only: the
+ * optimizing compiler's work for the functions that get hot left 50-90 MB behind in the process (its
+ * compile threads' malloc arenas), the largest share of an idle embedded server's RSS after PGlite's
+ * own memory, for a query cost measured in bench/RESULTS.md (docs/decisions/210-lean-server.md).
+ * `PGLITE_OPTIMIZE_WASM=1` keeps the optimizing tier. V8 reads the flag when it compiles the module,
+ * so it is set before PGlite is imported; the process's only other WebAssembly (undici's HTTP parser,
+ * for calls to an AI model) runs on the baseline tier too.
+ */
+function useBaselineWasmCompiler(env: Env): void {
+  if (!env.DATABASE_URL && !env.PGLITE_OPTIMIZE_WASM) v8.setFlagsFromString("--liftoff-only");
 }
 
 /** One server process: the database, the HTTP server, and a clean close on SIGTERM or SIGINT. */
@@ -203,6 +217,7 @@ async function main(): Promise<void> {
   }
   if (env.WORKERS > 1) return runPrimary(env, logger);
   if (!prepareEmbeddedDatabase(env)) process.exit(1);
+  useBaselineWasmCompiler(env);
   return runServer(env, logger, { migrate: true });
 }
 

@@ -43,7 +43,7 @@ export interface CreateDbOptions {
 }
 
 /** The embedded database's buffer pool (PostgreSQL's default is 128MB). */
-export const PGLITE_SHARED_BUFFERS = process.env.PGLITE_SHARED_BUFFERS || "32MB";
+export const PGLITE_SHARED_BUFFERS = process.env.PGLITE_SHARED_BUFFERS || "16MB";
 
 /** Seconds before the next reconnect attempt: doubling from 50 ms, never more than 1 s. */
 export function reconnectDelaySeconds(retries: number): number {
