@@ -669,6 +669,13 @@ async function sequential(
         "GET /api/questions/search?text=lithium toxicity",
         "/api/questions/search?text=lithium%20toxicity",
       ],
+      // Search's other typical shapes (issue 20 item 6): a common word, a category, Browse's first page.
+      ["GET /api/questions/search?text=lithium", "/api/questions/search?text=lithium"],
+      [
+        "GET /api/questions/search?category=Bipolar Disorders",
+        "/api/questions/search?category=Bipolar%20Disorders",
+      ],
+      ["GET /api/questions (Browse)", "/api/questions"],
       ["tRPC stats.summary (dashboard)", `/trpc/stats.summary?input=${encodeURIComponent("{}")}`],
     ];
     for (const [name, url] of reads) {

@@ -4,6 +4,7 @@
  * many queries of 3+ characters. Goal: p95 ≤ 50 ms.
  *
  *   npx tsx bench/search-bench.ts [--url postgres://…] [--questions 100000] [--runs 2000] [--fresh]
+ *   npx tsx bench/search-bench.ts --db prite_bench_api_500000 [--runs 600] [--no-record]
  *
  * The database `prite_bench_search` on the server of --url (default: BENCH_DATABASE_URL, then
  * postgres://postgres@127.0.0.1:5432/postgres) is created, migrated and seeded once; later runs reuse it
@@ -24,9 +25,6 @@ import { searchQuestions } from "../src/server/features/questions/questions.serv
 import type { TSearchQuestions } from "../src/server/features/questions/questions.types";
 import { seedSynthetic } from "../src/server/features/seed/synthetic";
 
-const DB_NAME = "prite_bench_search";
-const GOAL_P95_MS = 50;
-
 const { values: args } = parseArgs({
   options: {
     url: { type: "string" },
@@ -36,8 +34,14 @@ const { values: args } = parseArgs({
     runs: { type: "string", default: "2000" },
     fresh: { type: "boolean", default: false },
     "no-record": { type: "boolean", default: false },
+    // Issue 20 item 6: the same query mix on another bench database as it stands (e.g. api-load's
+    // 50,000 and 500,000-question banks), never seeded.
+    db: { type: "string" },
   },
 });
+
+const DB_NAME = args.db ?? "prite_bench_search";
+const GOAL_P95_MS = 50;
 
 const baseUrl =
   args.url ?? process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
@@ -53,7 +57,10 @@ function dbUrl(name: string): string {
 async function ensureDatabase(): Promise<void> {
   const admin = postgres(dbUrl("postgres"), { max: 1, onnotice: () => {} });
   try {
-    if (args.fresh) await admin.unsafe(`drop database if exists "${DB_NAME}" with (force)`);
+    // --db names a bank another bench seeded: never dropped here.
+    if (args.fresh && !args.db) {
+      await admin.unsafe(`drop database if exists "${DB_NAME}" with (force)`);
+    }
     const exists = await admin`select 1 from pg_database where datname = ${DB_NAME}`;
     if (exists.length === 0) await admin.unsafe(`create database "${DB_NAME}"`);
   } finally {
@@ -140,7 +147,7 @@ async function main() {
     await runMigrations(handle);
     const [existing] = await db.select({ n: count() }).from(questions);
     let seedSeconds: number | null = null;
-    if ((existing?.n ?? 0) < questionTarget) {
+    if (!args.db && (existing?.n ?? 0) < questionTarget) {
       const started = performance.now();
       const seeded = await seedSynthetic(db, {
         users: Number(args.users),

@@ -79,14 +79,20 @@ export const questions = pgTable(
     index("questions_source_idx")
       .on(t.source)
       .where(sql`${t.source} <> ''`),
-    index("questions_search_trgm_idx").using("gin", sql`${t.searchText} gin_trgm_ops`),
+    // Search asks the trigram index only for public questions (one user's own are checked row by row,
+    // decision 265), so private ones are not indexed.
+    index("questions_public_search_trgm_idx")
+      .using("gin", sql`${t.searchText} gin_trgm_ops`)
+      .where(sql`${t.isPublic}`),
     // The due list and dashboard take the newest public questions in (created_at, id) order, and count
     // public questions per category without reading the rows (issue 8).
     index("questions_public_newest_idx")
       .on(t.createdAt.desc(), t.id.desc())
       .where(sql`${t.isPublic}`),
-    index("questions_public_category_idx")
-      .on(t.category)
+    // …and search walks one category's public questions newest first (decision 265): it replaces the
+    // index on category alone, whose lookups it serves as well.
+    index("questions_public_category_newest_idx")
+      .on(t.category, t.createdAt.desc(), t.id.desc())
       .where(sql`${t.isPublic}`),
     // The due page counts the own and the public questions never studied with every page: from these,
     // without reading a row (the study pool's answer-key rule is their predicate, decision 021).

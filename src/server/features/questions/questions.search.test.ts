@@ -1,7 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHarness, type Harness, type TestUser } from "../../test/harness";
 import { validQuestion } from "./questions.fixtures";
-import { containsPattern } from "./questions.service";
+import { sql } from "drizzle-orm";
+import { queryRows } from "../../db/raw";
+import { containsPattern, searchQuestions } from "./questions.service";
+import { UNCATEGORIZED } from "../../../core/constants";
 import { searchTerms } from "./questions.types";
 
 let h: Harness;
@@ -328,5 +331,122 @@ describe("search reads option values, not their letters or JSON", () => {
       data: { options: { A: "Lithium", B: "Fluoxetine" } },
     });
     expect(await mine("vpa")).toEqual([]);
+  });
+});
+
+describe("every way the search reads the bank gives the same page (decision 265)", () => {
+  it("walking newest first, stopping at the probe and the trigram index agree, ties and pages included", async () => {
+    const dave = await h.user({ username: "walk_dave" });
+    const erin = await h.user({ username: "walk_erin" });
+    // Words only these questions hold: one in every other, one in every fifth, one in a single question,
+    // a short one (no trigram), and one in none.
+    const words = (i: number) =>
+      [
+        i % 2 === 0 ? "walkalpha" : "",
+        i % 5 === 0 ? "walkbeta" : "",
+        i === 7 ? "walkgamma" : "",
+        i % 3 === 0 ? "zq" : "",
+      ].join(" ");
+    const made: { id: string; day: number }[] = [];
+    for (let i = 0; i < 24; i++) {
+      // Dave's: three a day (ties broken by id), one in four private; Erin's (the viewer's) own.
+      const who = i % 6 === 5 ? erin : dave;
+      const q = await who.caller.questions.create(
+        validQuestion({
+          text: `Walkword ${i} ${words(i)}`,
+          part: i % 4 === 1 ? "2" : "1",
+          category: i % 7 === 0 ? "" : "Bipolar Disorders",
+          isPublic: who === erin ? i % 12 === 5 : i % 4 !== 3,
+        }) as never,
+      );
+      made.push({ id: q._id, day: Math.floor(i / 3) });
+    }
+    for (const { id, day } of made) {
+      await h.db.db.execute(
+        sql`update questions set created_at = '2026-01-01T00:00:00Z'::timestamptz + ${day} * interval '1 day' where id = ${id}`,
+      );
+    }
+    const ways = [
+      {},
+      { walkRows: 100_000, probeRows: 50 }, // the probe sends the walk, which fills the branch
+      { walkRows: 10, probeRows: 1 }, // the walk runs but ends early: the trigram index
+      { walkRows: 3, probeRows: 2 }, // the probe says rare: the trigram index
+      { walkRows: 4, probeRows: 0 }, // the probe finds nothing: the trigram index
+    ];
+    const texts = [
+      "walkalpha",
+      "walkalpha walkbeta",
+      "walkgamma",
+      "walkdelta",
+      "walkword",
+      "zq",
+      "walkword zq",
+    ];
+    for (const visibility of ["all", "mine", "public"] as const) {
+      for (const text of texts) {
+        for (const filters of [
+          {},
+          { part: "2" },
+          { category: "Bipolar Disorders" },
+          { category: UNCATEGORIZED },
+          { type: "multipleChoice", part: "1" },
+          { type: "flashcard" },
+        ] as const) {
+          // With a count cap of 3 a branch fills, and the walk (not the index) answers.
+          for (const [cursor, countCap] of [
+            [1, undefined],
+            [2, undefined],
+            [4, undefined],
+            [1, 3],
+            [2, 3],
+            [3, 1],
+          ] as const) {
+            const input = { text, visibility, ...filters, pageSize: 4, cursor };
+            const pages = [];
+            for (const way of ways) {
+              pages.push(await searchQuestions(h.db.db, erin.user.id, input, { ...way, countCap }));
+            }
+            const ids = pages.map((p) => ({
+              ids: p.items.map((q) => q._id),
+              total: p.total,
+              capped: p.totalCapped,
+              next: p.nextCursor,
+            }));
+            for (const other of ids.slice(1))
+              expect(other, JSON.stringify({ ...input, countCap })).toEqual(ids[0]);
+          }
+        }
+      }
+    }
+    // And the page is the one the rule gives: visible matches, newest first, id breaking ties.
+    const rows = await queryRows<{
+      id: string;
+      creator_id: string;
+      is_public: boolean;
+      search_text: string;
+      day: number;
+    }>(
+      h.db.db,
+      sql`select id, creator_id, is_public, search_text,
+                 extract(day from created_at - '2026-01-01T00:00:00Z'::timestamptz)::int as day
+            from questions where search_text like '%walkword%'`,
+    );
+    const expected = rows
+      .filter(
+        (r) =>
+          (r.creator_id === erin.user.id || r.is_public) && r.search_text.includes("walkalpha"),
+      )
+      .sort((a, b) => b.day - a.day || (a.id < b.id ? 1 : -1))
+      .map((r) => r.id);
+    for (const way of ways) {
+      const all = await searchQuestions(
+        h.db.db,
+        erin.user.id,
+        { text: "walkalpha", pageSize: 100 },
+        { ...way, countCap: 3 },
+      );
+      expect(all.items.map((q) => q._id)).toEqual(expected);
+      expect(all.total).toBe(expected.length);
+    }
   });
 });

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, inArray, ne, or, sql, type SQL } from "drizzle-orm";
+import { and, count, eq, inArray, ne, sql, type SQL } from "drizzle-orm";
 import { FLASHCARD, MASTERED_EASE, UNCATEGORIZED, yearRangeError } from "../../../core/constants";
 import { imageHashes } from "../../../core/media";
 import { categoryLabel, percent } from "../../../core/stats";
@@ -105,114 +105,190 @@ export function containsPattern(term: string): string {
 }
 
 /**
- * The visibility rule split into branches that each walk one index in creation order: the viewer's own
- * questions (creator index) and public ones (partial index on public questions). An OR of the two can
- * use neither index for ordering; the branches can, so a page of a common term is found after reading a
- * few dozen rows instead of sorting thousands. `ownOnly` branches hold one user's questions — a few
- * hundred, rarely thousands — which are cheaper to check row by row than through the trigram index.
+ * The newest public questions read first, in the order the search shows them, to tell how common the
+ * words (and filters) are (decision 265).
  */
-function visibilityBranches(
-  viewerId: string,
-  visibility: TVisibility,
-): { visible: SQL; ownOnly: boolean }[] {
-  const own = { visible: eq(questions.creatorId, viewerId), ownOnly: true };
-  switch (visibility) {
-    case "mine":
-      return [own];
-    case "public":
-      return [{ visible: eq(questions.isPublic, true), ownOnly: false }];
-    default:
-      return [
-        own,
-        {
-          visible: and(eq(questions.isPublic, true), ne(questions.creatorId, viewerId))!,
-          ownOnly: false,
-        },
-      ];
-  }
+export const SEARCH_PROBE_ROWS = 500;
+/**
+ * The most public questions the search reads newest first, row by row, before it turns to the trigram
+ * index (decision 265). It walks only when the probe says half of these rows should fill the branch: a
+ * word in one question of 40 or more, whatever the bank's size. Rarer ones are found through the index,
+ * which then has few matches to read.
+ */
+export const SEARCH_WALK_ROWS = 40_000;
+
+/** Newest first, matching the indexes (created_at DESC NULLS LAST, id DESC NULLS LAST). */
+const NEWEST_FIRST = sql.raw("created_at desc nulls last, id desc nulls last");
+
+/** A whole number written into the statement: a generic plan then knows the limit (decision 265). */
+function constant(n: number): SQL {
+  if (!Number.isSafeInteger(n) || n < 0) throw new Error(`not a row count: ${n}`);
+  return sql.raw(String(n));
 }
 
-/** Newest first, matching the indexes (created_at DESC NULLS LAST); the id breaks ties. */
-const NEWEST_FIRST = [sql`${questions.createdAt} desc nulls last`, desc(questions.id)] as const;
+/** A column of questions, or of the subquery `w` that reads its rows. */
+type Column = (name: "category" | "part" | "question_type" | "source" | "search_text") => SQL;
+const ofQuestions: Column = (name) => sql`${questions}.${sql.identifier(name)}`;
+const ofWalk: Column = (name) => sql`w.${sql.identifier(name)}`;
 
-function searchFilters(input: SearchInput, useTrigramIndex: boolean): SQL[] {
+/** The category filter: 'Uncategorized' is how empty categories are shown; filtering by it finds them. */
+function categoryFilter(input: SearchInput, col: Column): SQL | undefined {
+  if (input.category === undefined) return undefined;
+  return input.category === UNCATEGORIZED
+    ? sql`(${col("category")} = '' or ${col("category")} = ${UNCATEGORIZED})`
+    : sql`${col("category")} = ${input.category}`;
+}
+
+/** The filters other than free text and category: part, and (issue 17) kind and source. */
+function otherFilters(input: SearchInput, col: Column): SQL[] {
   const conditions: SQL[] = [];
-  if (input.part) conditions.push(eq(questions.part, input.part));
-  if (input.category !== undefined) {
-    // 'Uncategorized' is how empty categories are shown; filtering by it finds them.
-    conditions.push(
-      input.category === UNCATEGORIZED
-        ? or(eq(questions.category, ""), eq(questions.category, UNCATEGORIZED))!
-        : eq(questions.category, input.category),
-    );
+  if (input.part) conditions.push(sql`${col("part")} = ${input.part}`);
+  if (input.type === "flashcard") conditions.push(sql`${col("question_type")} = ${FLASHCARD}`);
+  else if (input.type === "multipleChoice") {
+    conditions.push(sql`${col("question_type")} <> ${FLASHCARD}`);
   }
-  // Issue 17: by kind (flashcards or multiple choice) and by where the questions came from.
-  if (input.type === "flashcard") conditions.push(eq(questions.questionType, FLASHCARD));
-  else if (input.type === "multipleChoice") conditions.push(ne(questions.questionType, FLASHCARD));
-  if (input.source !== undefined) conditions.push(eq(questions.source, input.source));
+  if (input.source !== undefined) conditions.push(sql`${col("source")} = ${input.source}`);
+  return conditions;
+}
+
+/**
+ * Every word of the free text, each on its own, against search_text, which is lower-cased by the same
+ * lower() the term goes through. LIKE (escaped) can use the trigram index for terms of 3+ characters;
+ * strpos is a plain substring test, checked on rows already read.
+ */
+function textFilters(input: SearchInput, col: Column, useTrigramIndex: boolean): SQL[] {
   const terms = searchTerms(input.text ?? "");
   // The request schema refuses this first; words are never dropped silently.
   if (terms.length > SEARCH_TERMS_MAX) throw badRequest(SEARCH_MESSAGES.TOO_MANY_WORDS);
-  for (const term of terms) {
-    // search_text is lower-cased by the same lower() the term goes through. LIKE (escaped) can use the
-    // trigram index for terms of 3+ characters; strpos is a plain substring test, checked row by row.
-    conditions.push(
-      useTrigramIndex && term.length >= 3
-        ? sql`${questions.searchText} like lower(${containsPattern(term)})`
-        : sql`strpos(${questions.searchText}, lower(${term})) > 0`,
-    );
-  }
-  return conditions;
+  return terms.map((term) =>
+    useTrigramIndex && term.length >= 3
+      ? sql`${col("search_text")} like lower(${containsPattern(term)})`
+      : sql`strpos(${col("search_text")}, lower(${term})) > 0`,
+  );
 }
 
 type SearchInput = Omit<TSearchQuestions, "visibility"> & { visibility?: TVisibility };
 
 /**
+ * The matches of one user's own questions, newest first: the creator index holds them in that order,
+ * and one user's questions — a few hundred, rarely thousands — are cheaper to check row by row than
+ * through the trigram index.
+ */
+function ownBranch(viewerId: string, input: SearchInput, limit: SQL): SQL {
+  const where = and(
+    eq(questions.creatorId, viewerId),
+    categoryFilter(input, ofQuestions),
+    ...otherFilters(input, ofQuestions),
+    ...textFilters(input, ofQuestions, false),
+  );
+  return sql`select id, created_at, 0 as branch from questions where ${where}
+    order by ${NEWEST_FIRST} limit ${limit}`;
+}
+
+/**
+ * The first `limit` matches among public questions (other users' ones, or every one for
+ * visibility=public), newest first. Three parts of one statement, each run only when the one before
+ * leaves the answer open: `probe` counts the matches among the newest {@link SEARCH_PROBE_ROWS} rows;
+ * when these say half of {@link SEARCH_WALK_ROWS} rows should hold `limit` matches, `hits` reads up to
+ * that many rows in order (the partial index on public questions, or the one per category) and stops
+ * at `limit` matches; when the probe says otherwise or the walk found fewer, the
+ * indexes (trigram, category, source) find every match and they are sorted. Each part finds the same
+ * rows in the same order; only its cost differs. `is_public` is written as it stands in the partial
+ * indexes' predicate: a parameter in its place keeps a generic plan off them.
+ */
+function publicBranch(
+  viewerId: string,
+  input: SearchInput,
+  exceptOwn: boolean,
+  limit: SQL,
+  walk: { rows: SQL; probe: SQL; minHits: SQL },
+): { ctes: SQL; rows: SQL } {
+  // What the walk's index holds in order: public questions, of one category when one is asked.
+  const scope = and(
+    sql`${questions.isPublic}`,
+    exceptOwn ? ne(questions.creatorId, viewerId) : undefined,
+    categoryFilter(input, ofQuestions),
+  );
+  // Checked on the rows read, so that a rare filter cannot make the walk read more than its rows.
+  const walkFilter = and(...otherFilters(input, ofWalk), ...textFilters(input, ofWalk, false));
+  const newest = (rows: SQL) =>
+    sql`(select id, created_at, part, question_type, source, search_text from questions
+      where ${scope} order by ${NEWEST_FIRST} limit ${rows}) w`;
+  const probe = walkFilter
+    ? sql`probe as (select count(*) as n from ${newest(walk.probe)} where ${walkFilter}),`
+    : sql``;
+  // The walk's length as a subquery, not a constant: a plan then assumes a tenth of the rows and walks
+  // the index, where a constant near the bank's public share made sorting the whole table look cheaper
+  // (measured: 33 ms on 50,000 questions instead of 3 ms).
+  const hits = sql`hits as (select id, created_at from ${newest(sql`(select ${walk.rows})`)}
+    ${walkFilter ? sql`where ${walkFilter} and (select n from probe) >= ${walk.minHits}` : sql``}
+    order by ${NEWEST_FIRST} limit ${limit}),`;
+  const fallback = sql`select id, created_at, 1 as branch from questions
+    where ${and(scope, ...otherFilters(input, ofQuestions), ...textFilters(input, ofQuestions, true))}
+      and (select count(*) from hits) < ${limit}
+    order by ${NEWEST_FIRST} limit ${limit}`;
+  return {
+    ctes: sql`${probe} ${hits}`,
+    rows: sql`select id, created_at, 1 as branch from hits where (select count(*) from hits) >= ${limit}
+      union all (${fallback})`,
+  };
+}
+
+/**
  * Search over the questions the viewer may see (SPEC §5 'Search and browse'). The visibility rule is
  * part of every branch of the query, whatever else is asked: another user's private question never
  * matches, and is never counted. Free text is matched case-insensitively in the text, option values
- * and explanation (one trigram-indexed column), every word on its own; results are newest first and
- * paged.
+ * and explanation (one column, trigram-indexed for public questions), every word on its own; results
+ * are newest first and paged.
  * The total is exact up to {@link SEARCH_COUNT_CAP} matches per branch; beyond that `totalCapped` says
- * the total is a lower bound (docs/decisions/010-question-search-and-pagination.md).
+ * the total is a lower bound (docs/decisions/010-question-search-and-pagination.md). One statement
+ * answers the page and the counts, empty pages included (decision 265).
  */
 export async function searchQuestions(
   db: Db,
   viewerId: string,
   input: SearchInput,
+  /**
+   * Tests only: other row counts for the walk and the probe (every choice gives the same page), and
+   * a smaller count cap, so that a small bank can fill a branch.
+   */
+  tuning: { walkRows?: number; probeRows?: number; countCap?: number } = {},
 ): Promise<QuestionPage> {
   const page = input.cursor ?? 1;
   const pageSize = input.pageSize ?? QUESTION_PAGE.DEFAULT;
   const offset = (page - 1) * pageSize;
   // Each branch reads at most this many matches: enough for the page asked and for the count.
-  const branchLimit = Math.max(SEARCH_COUNT_CAP, offset + pageSize) + 1;
-  const branches = visibilityBranches(viewerId, input.visibility ?? "all").map(
-    ({ visible, ownOnly }, b) =>
-      sql`(${db
-        .select({
-          id: questions.id,
-          createdAt: questions.createdAt,
-          branch: sql<number>`${sql.raw(String(b))}`.as("branch"),
-        })
-        .from(questions)
-        .where(and(visible, ...searchFilters(input, !ownOnly)))
-        .orderBy(...NEWEST_FIRST)
-        .limit(branchLimit)})`,
-  );
-  const matches = sql.join(branches, sql` union all `);
-  const counted = sql`(select count(*) from m)::int as total,
-    (select coalesce(max(c), 0) from (select count(*) as c from m group by branch) per_branch)::int as widest`;
-  let rows = await queryRows<{ id: string | null; total: number; widest: number }>(
+  const branchLimit = Math.max(tuning.countCap ?? SEARCH_COUNT_CAP, offset + pageSize) + 1;
+  const limit = constant(branchLimit);
+  const walkRows = tuning.walkRows ?? SEARCH_WALK_ROWS;
+  const probeRows = tuning.probeRows ?? SEARCH_PROBE_ROWS;
+  const walk = {
+    rows: constant(walkRows),
+    probe: constant(probeRows),
+    // The walk runs when the probe's share of matches should fill the branch in half its rows.
+    minHits: constant(Math.max(1, Math.ceil((2 * branchLimit * probeRows) / walkRows))),
+  };
+  const visibility = input.visibility ?? "all";
+  const own = visibility === "public" ? undefined : ownBranch(viewerId, input, limit);
+  const pub =
+    visibility === "mine"
+      ? undefined
+      : publicBranch(viewerId, input, visibility === "all", limit, walk);
+  const matches = [own, pub?.rows].filter((b): b is SQL => b !== undefined);
+  const rows = await queryRows<{ id: string | null; total: number; widest: number }>(
     db,
-    sql`with m as (${matches})
-        select id, ${counted} from m
-        order by created_at desc nulls last, id desc
-        limit ${pageSize} offset ${offset}`,
+    sql`with ${pub?.ctes ?? sql``}
+      m as (${sql.join(
+        matches.map((b) => sql`(${b})`),
+        sql` union all `,
+      )}),
+      counts as (select (select count(*) from m)::int as total,
+        (select coalesce(max(c), 0) from (select count(*) as c from m group by branch) b)::int as widest)
+      select p.id, counts.total, counts.widest from counts
+      left join lateral (select id from m order by ${NEWEST_FIRST}
+        limit ${pageSize} offset ${offset}) p on true`,
   );
-  if (rows.length === 0) {
-    // Past the last page: the count still answers.
-    rows = await queryRows(db, sql`with m as (${matches}) select null as id, ${counted}`);
-  }
+  // Past the last page the one row has no id, and the counts still answer.
   const total = rows[0]?.total ?? 0;
   const totalCapped = (rows[0]?.widest ?? 0) >= branchLimit;
   const ids = rows.flatMap((r) => (r.id ? [r.id] : []));
