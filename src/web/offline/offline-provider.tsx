@@ -118,12 +118,17 @@ export function OfflineProvider({ userId, children }: { userId: string; children
     clearTimeout(retryTimer.current);
     const run = (async () => {
       try {
-        setStatus({ kind: "syncing" });
-        const { sent, refused: newlyRefused } = await sendQueued(
-          store,
-          (input) => utils.client.study.sync.mutate(input),
-          () => void store.queueSize().then(setWaiting),
-        );
+        // With nothing to send the status stays as it is: every change of it re-renders the screens
+        // that read it, and this runs on every start.
+        const work = (await store.queueSize()) > 0 || (await store.pending()) !== undefined;
+        if (work) setStatus({ kind: "syncing" });
+        const { sent, refused: newlyRefused } = work
+          ? await sendQueued(
+              store,
+              (input) => utils.client.study.sync.mutate(input),
+              () => void store.queueSize().then(setWaiting),
+            )
+          : { sent: 0, refused: [] };
         setWaiting(await store.queueSize());
         if (newlyRefused.length > 0) setRefused((prev) => [...prev, ...newlyRefused]);
         failures.current = 0;
@@ -136,7 +141,7 @@ export function OfflineProvider({ userId, children }: { userId: string; children
             SYNCED_NOTICE_MS,
           );
         } else {
-          setStatus({ kind: "idle" });
+          setStatus((s) => (s.kind === "idle" ? s : { kind: "idle" }));
         }
         await refreshCopy();
       } catch (error) {

@@ -1,5 +1,5 @@
 import { Layers, Plus, Search } from "lucide-react";
-import { useEffect, useId, useMemo, useRef, useState } from "react";
+import { useDeferredValue, useEffect, useId, useMemo, useRef, useState } from "react";
 import { TRPCClientError } from "@trpc/client";
 import { PageHeader } from "@/web/components/layout/page-header";
 import { isFlashcard } from "@/web/components/questions/flashcard-draft";
@@ -60,6 +60,8 @@ interface Filters {
   type: string;
   source: string;
 }
+const NO_ITEMS: QuestionJson[] = [];
+
 const NO_FILTERS: Filters = {
   text: "",
   part: ALL,
@@ -110,6 +112,10 @@ export function BrowsePage() {
       .filter((q) => (seen.has(q._id) ? false : (seen.add(q._id), true)));
   }, [search.data]);
   const first = search.data?.pages[0];
+  // The cards render in a transition React can slice: a page of results in one render was the
+  // longest task of Browse's first load on a phone (issue 20 item 3). The count and the empty state
+  // follow the answer at once; the cards follow within a few frames.
+  const shownItems = useDeferredValue(items, NO_ITEMS);
 
   const lastError = useRef<unknown>(null);
   useEffect(() => {
@@ -284,7 +290,7 @@ export function BrowsePage() {
             </p>
           )}
           <div className="grid gap-3">
-            {items.map((question) => (
+            {shownItems.map((question) => (
               <QuestionCard
                 key={question._id}
                 question={question}
