@@ -34,6 +34,7 @@ import { runMigrations } from "../src/server/db/migrate";
 import { seedSynthetic } from "../src/server/features/seed/synthetic";
 import { queryRows } from "../src/server/db/raw";
 import { sql } from "drizzle-orm";
+import { runWrk, type WrkResult as WrkReport } from "./wrk";
 import { npmStartFlags } from "./npm-start-flags";
 
 const { values: args } = parseArgs({
@@ -351,12 +352,7 @@ function rssMb(pid: number): number {
   return kb / 1024;
 }
 
-interface WrkResult {
-  rps: number;
-  p50: number;
-  p99: number;
-  errors: number;
-  requests: number;
+interface WrkResult extends WrkReport {
   /** CPU milliseconds per request of the server process and of PostgreSQL's backends (cpuPerRequest). */
   serverCpuMs?: number;
   pgCpuMs?: number;
@@ -399,15 +395,6 @@ function cpuPerRequest(serverPid: number, measure: () => WrkResult): WrkResult {
   return { ...r, serverCpuMs: ((server1 - server0) * 1000) / n, pgCpuMs: (pg * 1000) / n };
 }
 
-function ms(text: string | undefined): number {
-  if (!text) return NaN;
-  // eslint-disable-next-line regexp/no-super-linear-move -- wrk's own summary line, a few dozen characters
-  const m = /([\d.]+)(us|ms|s)/.exec(text);
-  if (!m) return NaN;
-  const v = Number(m[1]);
-  return m[2] === "us" ? v / 1000 : m[2] === "s" ? v * 1000 : v;
-}
-
 function wrk(
   target: string,
   token: string,
@@ -415,37 +402,7 @@ function wrk(
   script?: string,
   connections = Number(args.connections),
 ): WrkResult {
-  const wrkArgs = [
-    "-t2",
-    `-c${connections}`,
-    `-d${seconds}s`,
-    "--latency",
-    // wrk's default 2 s timeout would count slow answers as errors; latency already shows them.
-    "--timeout",
-    "10s",
-    "-H",
-    `x-auth-token: ${token}`,
-    "-H",
-    "x-time-zone: America/New_York",
-  ];
-  if (script) wrkArgs.push("-s", script);
-  wrkArgs.push(target);
-  const out = spawnSync("wrk", wrkArgs, { encoding: "utf8" });
-  if (out.status !== 0) throw new Error(`wrk failed: ${out.stderr}`);
-  const text = out.stdout;
-  const non2xx = Number(/Non-2xx or 3xx responses: (\d+)/.exec(text)?.[1] ?? 0);
-  const sockErr = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(text);
-  return {
-    rps: Number(/Requests\/sec:\s+([\d.]+)/.exec(text)?.[1] ?? 0),
-    // The latency distribution's lines, not the '71.50%' of the stdev column.
-    // eslint-disable-next-line regexp/no-super-linear-move -- wrk's own report, a few kilobytes
-    p50: ms(/^\s+50%\s+(\S+)/m.exec(text)?.[1]),
-    // eslint-disable-next-line regexp/no-super-linear-move -- wrk's own report, a few kilobytes
-    p99: ms(/^\s+99%\s+(\S+)/m.exec(text)?.[1]),
-    // eslint-disable-next-line regexp/no-super-linear-move -- wrk's own report, a few kilobytes
-    requests: Number(/(\d+) requests in/.exec(text)?.[1] ?? 0),
-    errors: non2xx + (sockErr ? sockErr.slice(1).reduce((a, b) => a + Number(b), 0) : 0),
-  };
+  return runWrk({ target, token, seconds, script, connections, timeZone: "America/New_York" });
 }
 
 /** The answer+rate pair as the Study screen sends it: tRPC mutations over HTTP, alternating. */

@@ -35,6 +35,7 @@ import { enableStatsCaches } from "../src/server/features/stats/stats-caches";
 import { comparativeStats, studySummary } from "../src/server/features/stats/stats.service";
 import { comparativeFromLog, studyStatsFromLog } from "../src/server/features/stats/whole-log";
 import { sql } from "drizzle-orm";
+import { runWrk, type WrkResult as WrkReport } from "./wrk";
 
 const { values: args } = parseArgs({
   options: {
@@ -165,11 +166,7 @@ function startServer(kind: "postgres" | "pglite"): Promise<ChildProcess> {
   });
 }
 
-interface WrkResult {
-  rps: number;
-  p50: number;
-  p99: number;
-  errors: number;
+interface WrkResult extends WrkReport {
   /** Where the machine's CPU went during the run (pidstat): percent of one core per command. */
   cpu?: string;
 }
@@ -208,44 +205,14 @@ function cpuByCommand(seconds: number): Promise<string> {
   });
 }
 
-function ms(text: string | undefined): number {
-  // eslint-disable-next-line regexp/no-super-linear-move -- wrk's own summary line, a few dozen characters
-  const m = text ? /([\d.]+)(us|ms|s)/.exec(text) : null;
-  if (!m) return NaN;
-  const v = Number(m[1]);
-  return m[2] === "us" ? v / 1000 : m[2] === "s" ? v * 1000 : v;
-}
-
 function wrk(url: string, token: string, seconds: number): WrkResult {
-  const out = spawnSync(
-    "wrk",
-    [
-      "-t2",
-      `-c${args.connections}`,
-      `-d${seconds}s`,
-      "--latency",
-      "--timeout",
-      "10s",
-      "-H",
-      `x-auth-token: ${token}`,
-      "-H",
-      `x-time-zone: ${TIME_ZONE}`,
-      url,
-    ],
-    { encoding: "utf8" },
-  );
-  if (out.status !== 0) throw new Error(`wrk failed: ${out.stderr}`);
-  const text = out.stdout;
-  const non2xx = Number(/Non-2xx or 3xx responses: (\d+)/.exec(text)?.[1] ?? 0);
-  const sockErr = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(text);
-  return {
-    rps: Number(/Requests\/sec:\s+([\d.]+)/.exec(text)?.[1] ?? 0),
-    // eslint-disable-next-line regexp/no-super-linear-move -- wrk's own report, a few kilobytes
-    p50: ms(/^\s+50%\s+(\S+)/m.exec(text)?.[1]),
-    // eslint-disable-next-line regexp/no-super-linear-move -- wrk's own report, a few kilobytes
-    p99: ms(/^\s+99%\s+(\S+)/m.exec(text)?.[1]),
-    errors: non2xx + (sockErr ? sockErr.slice(1).reduce((a, b) => a + Number(b), 0) : 0),
-  };
+  return runWrk({
+    target: url,
+    token,
+    seconds,
+    connections: Number(args.connections),
+    timeZone: TIME_ZONE,
+  });
 }
 
 const SUMMARY_PATH = `/trpc/stats.summary?input=${encodeURIComponent("{}")}`;
