@@ -152,7 +152,8 @@ test("Capture: plain text through the parse step, review, Save All", async ({ pa
   await page.getByRole("button", { name: "Process" }).click();
 
   // Step 2: the text can be corrected; blank text is refused.
-  const extracted = page.getByLabel("Extracted text");
+  // The text box itself: a bare label match also finds the Plain Text option while step 1 is still up.
+  const extracted = page.getByRole("textbox", { name: "Extracted text", exact: true });
   await expect(extracted).not.toHaveValue("");
   const kept = await extracted.inputValue();
   await extracted.fill("");
