@@ -81,7 +81,7 @@ export interface BuildAppOptions {
    * (tests sweep by hand with a fake clock). The server passes EXAM_SWEEP_INTERVAL_MS.
    */
   examSweepMs?: number;
-  /** False turns off the embedded database's due page cache (on by default with PGlite; decision 250). */
+  /** False turns off the due page cache (on by default, both databases; decision 270). */
   duePageCache?: boolean;
   /** False turns off the dashboard's summary cache (on by default, both databases; decision 260). */
   statsCache?: boolean;
@@ -276,9 +276,9 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     });
     sessionCache = cache;
   }
-  // The embedded database has one writer, this process: a due page read since the last write is
-  // answered from memory (docs/decisions/250-due-page-cache.md).
-  if (handle.kind === "pglite" && opts.duePageCache !== false) enableDuePageCache(handle.db);
+  // A due page read before is answered again while the user's version is unchanged, on both
+  // databases (docs/decisions/270-due-page-kept-by-version.md).
+  if (opts.duePageCache !== false) enableDuePageCache(handle.db);
   // The dashboard's summary, checked against per-user versions the triggers keep, and the rankings'
   // cohort of other users (docs/decisions/260-dashboard-and-rankings-kept-between-requests.md).
   if (opts.statsCache !== false) {

@@ -20,6 +20,7 @@ describe("loadEnv", () => {
       REGISTRATIONS_PER_HOUR_PER_IP: 10,
       SESSION_CACHE_SECONDS: 30,
       RANKING_COHORT_SECONDS: 5,
+      DUE_PAGE_CACHE: true,
       WORKERS: 1,
       PGLITE_OPTIMIZE_WASM: false,
     });
@@ -130,6 +131,7 @@ describe("loadEnv", () => {
       { RANKING_COHORT_SECONDS: "61" },
       "RANKING_COHORT_SECONDS: RANKING_COHORT_SECONDS must be a whole number from 0 to 60",
     ],
+    [{ DUE_PAGE_CACHE: "off" }, "DUE_PAGE_CACHE: DUE_PAGE_CACHE must be 0 or 1"],
     [{ NODE_ENV: "staging" }, "NODE_ENV: NODE_ENV must be development, production or test"],
   ])("refuses %o with a message naming the variable", (source, line) => {
     expect(() => loadEnv(source)).toThrow(`Invalid environment:\n  ${line}`);

@@ -105,6 +105,11 @@ const ZEnv = z.object({
     .min(0, "RANKING_COHORT_SECONDS must be a whole number from 0 to 60")
     .max(60, "RANKING_COHORT_SECONDS must be a whole number from 0 to 60")
     .default(5),
+  // Decision 270: 0 reads every due page from the database (a check of the cache, or a bench's baseline).
+  DUE_PAGE_CACHE: z
+    .enum(["0", "1", "false", "true"], { error: "DUE_PAGE_CACHE must be 0 or 1" })
+    .default("1")
+    .transform((v) => v === "1" || v === "true"),
   MIGRATIONS_DIR: z.string().optional(),
   WEB_DIST_DIR: z.string().optional(),
   WORKERS: z.coerce

@@ -82,6 +82,7 @@ async function runServer(env: Env, logger: Logger, opts: { migrate: boolean }): 
     allowedOrigins: env.ALLOWED_ORIGINS,
     sessionCacheMs: env.SESSION_CACHE_SECONDS * 1000,
     rankingCohortMs: env.RANKING_COHORT_SECONDS * 1000,
+    duePageCache: env.DUE_PAGE_CACHE,
     examSweepMs: EXAM_SWEEP_INTERVAL_MS,
     webDir: env.WEB_DIST_DIR
       ? path.resolve(env.WEB_DIST_DIR)

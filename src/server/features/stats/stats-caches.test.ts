@@ -6,6 +6,7 @@
  * whichever database the suite runs on, and (PostgreSQL) through a second handle with its own caches,
  * as another server process would be.
  */
+import { randomBytes } from "node:crypto";
 import { eq, inArray, sql } from "drizzle-orm";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -14,6 +15,8 @@ import type { Db } from "../../db/client";
 import {
   examAnswers,
   exams,
+  media,
+  questionMedia,
   questions,
   reviews,
   studySessions,
@@ -21,6 +24,8 @@ import {
   users,
 } from "../../db/schema";
 import { createHarness, type Harness } from "../../test/harness";
+import { enableDuePageCache } from "../study/due-page-cache";
+import { computeDuePage, listDueQuestions } from "../study/study.service";
 import { addQuestion } from "../study/test-fixtures";
 import { resetStudyProgress } from "../users/users.service";
 import { enableStatsCaches, statsCachesOf } from "./stats-caches";
@@ -31,6 +36,7 @@ let h: Harness;
 beforeAll(async () => {
   h = await createHarness();
   enableStatsCaches(h.db.db, { rankingCohortMs: 5000 });
+  enableDuePageCache(h.db.db);
 });
 afterAll(async () => {
   await h.close();
@@ -52,6 +58,9 @@ type Op =
   | { kind: "reset"; user: number }
   | { kind: "time"; minutes: number }
   | { kind: "zone" }
+  | { kind: "rename"; user: number }
+  | { kind: "profile"; user: number }
+  | { kind: "image"; q: number; remove: boolean }
   | {
       kind: "exam";
       user: number;
@@ -123,6 +132,13 @@ const op: fc.Arbitrary<Op> = fc.oneof(
   },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("reset" as const), user }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("zone" as const) }) },
+  // What a due page shows and the summary does not: the contributor's name, a question's images.
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant("rename" as const), user }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant("profile" as const), user }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({ kind: fc.constant("image" as const), q: pick, remove: fc.boolean() }),
+  },
   {
     // Exam answers count once the exam is finished, and no more once it is deleted (decision 170).
     weight: 2,
@@ -145,12 +161,13 @@ const op: fc.Arbitrary<Op> = fc.oneof(
 );
 
 describe("the summary kept between requests (decision 260)", () => {
-  it("is what computing it again gives, after every kind of write and as time passes", async () => {
+  it("is what computing it again gives, after every kind of write and as time passes (and so is the due page)", async () => {
     const db = h.db.db;
     await fc.assert(
       fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 20 }), async (ops) => {
         let clock = Date.now();
         let zoneShift = 0;
+        let renames = 0;
         const now = () => new Date(clock);
         const people = await Promise.all(Array.from({ length: USERS }, () => h.user()));
         const callers = await Promise.all(people.map((p) => h.callerFor(p.user, { now })));
@@ -163,6 +180,11 @@ describe("the summary kept between requests (decision 260)", () => {
             const timeZone = ZONES[(i + zoneShift) % ZONES.length]!;
             const opts = { userId: p.user.id, timeZone, now: now() };
             expect(await studySummary(db, opts)).toEqual(await computeStudySummary(db, opts));
+            // The due page kept by version (decision 270): the whole list and a page inside it.
+            for (const page of [{}, { limit: 2, offset: 1 }]) {
+              const due = { userId: p.user.id, now: now(), ...page };
+              expect(await listDueQuestions(db, due)).toEqual(await computeDuePage(db, due));
+            }
           }
         };
         await check();
@@ -245,6 +267,36 @@ describe("the summary kept between requests (decision 260)", () => {
             case "zone":
               zoneShift += 1;
               break;
+            case "rename":
+              await db
+                .update(users)
+                .set({ username: `${people[o.user]!.user.username}_${++renames}` })
+                .where(eq(users.id, people[o.user]!.user.id));
+              break;
+            case "profile":
+              await db
+                .update(users)
+                .set({ publicProfile: sql`not ${users.publicProfile}` })
+                .where(eq(users.id, people[o.user]!.user.id));
+              break;
+            case "image": {
+              const questionId = qs[o.q % qs.length]!;
+              if (o.remove) {
+                await db.delete(questionMedia).where(eq(questionMedia.questionId, questionId));
+                break;
+              }
+              const sha256 = randomBytes(32).toString("hex");
+              await db
+                .insert(media)
+                .values({ sha256, mimeType: "image/png", byteSize: 1, bytes: new Uint8Array([1]) });
+              const [live] = await db
+                .select({ id: questions.id })
+                .from(questions)
+                .where(eq(questions.id, questionId));
+              if (live)
+                await db.insert(questionMedia).values({ questionId, sha256, position: renames });
+              break;
+            }
             case "exam": {
               const live = await db
                 .select({ id: questions.id })

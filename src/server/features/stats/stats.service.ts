@@ -22,13 +22,8 @@ import {
   nextDueAfter,
   viewerFromRollups,
 } from "./rollups";
-import {
-  type CohortCache,
-  PUBLIC_VERSION_ROW,
-  statsCachesOf,
-  type VersionedCache,
-  summaryVersion,
-} from "./stats-caches";
+import { PUBLIC_VERSION_ROW, userVersion, type VersionedCache } from "../../db/user-versions";
+import { type CohortCache, statsCachesOf } from "./stats-caches";
 
 export interface CategoryProgress {
   name: string;
@@ -75,7 +70,7 @@ export async function studySummary(
   const dayKey = localDayKey(now, timeZone);
   // Read before the summary: a write committed in between changes the version again, so an entry is
   // never newer-looking than its figures (it can only be refused once too often).
-  const version = await summaryVersion(db, userId);
+  const version = await userVersion(db, userId);
   const hit = cache.get(key, version, at, dayKey);
   if (hit) return hit;
   const [summary, nextDue] = await Promise.all([
@@ -354,7 +349,7 @@ async function keptViewer(
   now: Date,
 ): Promise<KeptViewer> {
   const at = now.getTime();
-  const version = await summaryVersion(db, userId);
+  const version = await userVersion(db, userId);
   const hit = cache.get(userId, version, at, "");
   if (hit) return hit;
   const since = rankingSince(now);

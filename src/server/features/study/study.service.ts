@@ -17,6 +17,7 @@ import {
 } from "../../../core/srs/schedule";
 import type { Db } from "../../db/client";
 import { prepared } from "../../db/prepared";
+import { userVersion, userVersionSql } from "../../db/user-versions";
 import {
   hasAnswerKey,
   questions,
@@ -32,7 +33,7 @@ import { badRequest, notFound } from "../../errors";
 import { validTimeZone } from "../auth/auth.service";
 import { questionJsonSql, type QuestionJson } from "../questions/question-json";
 import { questionJsonFor, requireVisibleQuestion } from "./question-access";
-import { duePageCacheOf } from "./due-page-cache";
+import { duePageCacheOf, type DuePageCache } from "./due-page-cache";
 
 export const STUDY_SESSION_NOT_FOUND = "Study session not found";
 export const NOT_AN_OPTION = "Please select one of the question's options";
@@ -263,13 +264,13 @@ function duePageQuery(db: Db, withCategory: boolean) {
              (select extract(epoch from min(${studyStates.dueAt}))::float8 * 1000 from ${studyStates}
                where ${studyStates.userId} = ${ph.userId} and ${studyStates.available}
                  and ${studyStates.dueAt} > ${ph.now}) as next_due,
-             pg_current_snapshot()::text as snapshot`;
+             ${userVersionSql(ph.userId)} as version`;
     return d
       .select({
         total: sql<number>`page.total`,
         json: sql<string>`page.json`,
         nextDue: sql<number | null>`page.next_due`,
-        snapshot: sql<string>`page.snapshot`,
+        version: sql<string>`page.version`,
       })
       .from(sql`(${page}) as page`)
       .prepare(name);
@@ -296,39 +297,47 @@ function countDueQuery(db: Db, withCategory: boolean) {
  *   2. the user's own questions never studied (newest first);
  *   3. at most 20 never-studied public questions of other users (newest first).
  */
-export async function listDueQuestions(
+export async function listDueQuestions(db: Db, opts: DueOptions): Promise<DuePage> {
+  return duePageOf(db, opts, duePageCacheOf(db));
+}
+
+/** The due page read from the database, never from the cache (the cache's tests compare the two). */
+export async function computeDuePage(db: Db, opts: DueOptions): Promise<DuePage> {
+  return duePageOf(db, opts, undefined);
+}
+
+type DueOptions = { userId: string; now: Date; category?: string; limit?: number; offset?: number };
+
+async function duePageOf(
   db: Db,
-  opts: { userId: string; now: Date; category?: string; limit?: number; offset?: number },
+  opts: DueOptions,
+  cache: DuePageCache | undefined,
 ): Promise<DuePage> {
   const limit = Math.min(Math.max(1, opts.limit ?? DUE_PAGE.DEFAULT), DUE_PAGE.MAX);
   const offset = Math.max(0, opts.offset ?? 0);
   const category = narrows(opts.category) ? opts.category! : "";
   const key = `${opts.userId}\u0000${category}\u0000${limit}\u0000${offset}`;
   const now = opts.now.getTime();
-  const cache = duePageCacheOf(db);
-  let found = cache?.get(key, now);
-  if (cache && found) {
-    // Kept while no transaction has written anything since: the snapshot says so exactly.
-    const [row] = await snapshotQuery(db).execute();
-    if (!cache.stillCurrent(row!.snapshot)) found = undefined;
+  // Only a page kept under this key is worth the version's round trip.
+  if (cache?.has(key)) {
+    // Kept while the user's version is the one read with the page (decision 270).
+    const found = cache.get(key, await userVersion(db, opts.userId), now);
+    if (found) return duePage(found.json, found.total, limit, offset);
   }
-  if (!found) {
-    const [row] = await duePageQuery(db, category !== "").execute(
-      dueParams({ ...opts, category, limit, offset }),
-    );
-    found = { json: row!.json, total: Number(row!.total), validUntil: row!.nextDue ?? Infinity };
-    cache?.set(key, found, row!.snapshot, now);
-  }
-  return duePage(found.json, found.total, limit, offset);
-}
-
-function snapshotQuery(db: Db) {
-  return prepared(db, "due_snapshot", (d, name) =>
-    d
-      .select({ snapshot: sql<string>`pg_current_snapshot()::text` })
-      .from(sql`(select 1) as one`)
-      .prepare(name),
+  const [row] = await duePageQuery(db, category !== "").execute(
+    dueParams({ ...opts, category, limit, offset }),
   );
+  const found = { json: row!.json, total: Number(row!.total) };
+  // The version comes from the page's own statement, so it is of the page's snapshot: a write that
+  // commits after it moves the version, and the entry is refused.
+  cache?.set(key, {
+    value: found,
+    version: row!.version,
+    dayKey: "",
+    readAt: now,
+    validUntil: row!.nextDue ?? Infinity,
+  });
+  return duePage(found.json, found.total, limit, offset);
 }
 
 const PAGE_JSON = Symbol("due page JSON text");

@@ -3,7 +3,11 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest
 import { questions, reviews, studySessions, studyStates, users } from "../../db/schema";
 import { createHarness, type Harness, type TestUser } from "../../test/harness";
 import { queryRows } from "../../db/raw";
-import { DuePageCache, enableDuePageCache } from "./due-page-cache";
+import { createDb } from "../../db/client";
+import { media, questionMedia } from "../../db/schema";
+import { DUE_PAGE } from "../../../core/constants";
+import { enableDuePageCache, newDuePageCache } from "./due-page-cache";
+import { computeDuePage, listDueQuestions } from "./study.service";
 import { addQuestion, studyStateOf } from "./test-fixtures";
 
 let h: Harness;
@@ -517,53 +521,86 @@ describe("the due page", () => {
   });
 });
 
-describe("the due page cache", () => {
-  it("answers a page again from memory until anything is written, whoever writes it and however", async () => {
+describe("the due page kept by version (decision 270)", () => {
+  it("answers a page again from memory until a write the page shows, whoever writes it and however", async () => {
     const now = new Date();
-    const cache = enableDuePageCache(h.db.db, new DuePageCache());
-    const current = vi.spyOn(cache, "stillCurrent");
+    const cache = enableDuePageCache(h.db.db, newDuePageCache());
+    const get = vi.spyOn(cache, "get");
+    const hit = () => get.mock.results.at(-1)?.value !== undefined;
     const { me, other, order } = await world({ reviewed: 1, own: 1, publicNew: 1, now });
     const caller = await h.callerFor(me.user, { now: () => now });
+    const due = async () => {
+      get.mockClear();
+      return caller.study.due();
+    };
 
-    const first = await caller.study.due();
-    const again = await caller.study.due();
-    expect(current).toHaveBeenLastCalledWith(expect.any(String));
-    // On PostgreSQL every database of the server shares the snapshot, and parallel test files write.
-    if (h.db.kind === "pglite") expect(current.mock.results.at(-1)!.value).toBe(true);
+    const first = await due();
+    const again = await due();
+    expect(hit()).toBe(true);
     expect(again.questions).toEqual(first.questions);
+
+    // The other user's private question is not on my page: my page stays kept.
+    await addQuestion(h.db.db, other.user.id, { isPublic: false });
+    await due();
+    expect(hit()).toBe(true);
 
     // Another user's public question changed straight in the database, no procedure involved.
     await h.db.db
       .update(questions)
       .set({ text: "Rewritten by its author" })
       .where(eq(questions.id, order[2]!));
-    const rewritten = await caller.study.due();
-    expect(current.mock.results.at(-1)!.value).toBe(false);
+    const rewritten = await due();
+    expect(hit()).toBe(false);
     expect(rewritten.questions[2]!.text).toBe("Rewritten by its author");
+
+    // The contributor shown: their name, once their profile is public, and again when they rename.
+    await h.db.db.update(users).set({ publicProfile: true }).where(eq(users.id, other.user.id));
+    expect((await due()).questions[2]!.contributor).toBe(other.user.username);
+    await h.db.db
+      .update(users)
+      .set({ username: "renamed_author" })
+      .where(eq(users.id, other.user.id));
+    expect((await due()).questions[2]!.contributor).toBe("renamed_author");
+    // A change to a user that the page does not show leaves it kept.
+    await h.db.db.update(users).set({ timeZone: "Asia/Tokyo" }).where(eq(users.id, other.user.id));
+    await due();
+    expect(hit()).toBe(true);
+
+    // Images added to the public question, and taken away.
+    const sha256 = "ab".repeat(32);
+    await h.db.db
+      .insert(media)
+      .values({ sha256, mimeType: "image/png", byteSize: 1, bytes: new Uint8Array([1]) });
+    await h.db.db.insert(questionMedia).values({ questionId: order[2]!, sha256 });
+    expect((await due()).questions[2]!.images).toEqual([sha256]);
+    await h.db.db.delete(questionMedia).where(eq(questionMedia.questionId, order[2]!));
+    expect((await due()).questions[2]!.images).toEqual([]);
 
     // A question the other user shares joins the list at once.
     const shared = await addQuestion(h.db.db, other.user.id, { isPublic: true });
-    const withShared = await caller.study.due();
+    const withShared = await due();
     expect(withShared.total).toBe(4);
     expect(withShared.questions.map((q) => q._id)).toContain(shared.id);
 
     // The user's own answer takes the studied question off the list.
     await caller.study.answer({ questionId: order[0]!, selected: ["B"], timeSpentMs: 900 });
     await caller.study.rate({ questionId: order[0]!, difficulty: 1 });
-    const answered = await caller.study.due();
+    const answered = await due();
     expect(answered.questions.map((q) => q._id)).not.toContain(order[0]);
+    expect(answered).toEqual(
+      await computeDuePage(h.db.db, { userId: me.user.id, now, limit: DUE_PAGE.DEFAULT }),
+    );
   });
 
   it("lets a studied question in when it falls due, with nothing written, and never answers an earlier clock", async () => {
     const t0 = new Date("2026-01-10T12:00:00Z");
-    enableDuePageCache(h.db.db, new DuePageCache());
+    enableDuePageCache(h.db.db, newDuePageCache());
     const me = await h.user();
     const q = await addQuestion(h.db.db, me.user.id);
     await h.db.db
       .insert(studyStates)
       .values({ userId: me.user.id, questionId: q.id, dueAt: new Date(t0.getTime() + HOUR) });
     const at = (ms: number) => h.callerFor(me.user, { now: () => new Date(t0.getTime() + ms) });
-    // Sessions are written by callerFor: make every caller first, so the reads below share a snapshot.
     const [before, due, earlier] = await Promise.all([at(0), at(HOUR), at(HOUR - 1)]);
     expect((await before.study.due()).total).toBe(0);
     expect((await due.study.due()).questions.map((x) => x._id)).toEqual([q.id]);
@@ -571,30 +608,56 @@ describe("the due page cache", () => {
   });
 
   it("holds at most its size in text, dropping the oldest pages first", () => {
-    const cache = new DuePageCache(100);
-    const page = (n: number) => ({ json: "x".repeat(n), total: 1, validUntil: Infinity });
-    cache.set("a", page(20), "s1", 0);
-    cache.set("b", page(20), "s1", 0);
+    const cache = newDuePageCache(100);
+    const entry = (n: number) => ({
+      value: { json: "x".repeat(n), total: 1 },
+      version: "1/1",
+      dayKey: "",
+      readAt: 0,
+      validUntil: Infinity,
+    });
+    cache.set("a", entry(20));
+    cache.set("b", entry(20));
     expect(cache.size).toBe(2);
-    cache.set("c", page(20), "s1", 0);
-    expect(cache.get("a", 0)).toBeUndefined();
-    expect(cache.get("c", 0)?.json).toHaveLength(20);
-    // A page of another snapshot replaces every page of the old one.
-    cache.set("d", page(1), "s2", 0);
-    expect(cache.size).toBe(1);
-    expect(cache.stillCurrent("s2")).toBe(true);
-    expect(cache.stillCurrent("s3")).toBe(false);
-    expect(cache.size).toBe(0);
+    cache.set("c", entry(20));
+    expect(cache.get("a", "1/1", 0)).toBeUndefined();
+    expect(cache.get("c", "1/1", 0)?.json).toHaveLength(20);
+    // Another version refuses the page and forgets it.
+    expect(cache.get("c", "1/2", 0)).toBeUndefined();
+    expect(cache.has("c")).toBe(false);
+    // A page larger than the whole cache is not kept.
+    cache.set("d", entry(51));
+    expect(cache.has("d")).toBe(false);
   });
+
+  it.runIf(!!process.env.TEST_DATABASE_URL)(
+    "a write through another handle (another server process) is seen by the next request",
+    async () => {
+      const url = await currentUrl();
+      const other = await createDb({ databaseUrl: url, maxConnections: 2 });
+      try {
+        enableDuePageCache(other.db, newDuePageCache());
+        const now = new Date();
+        const { me, order } = await world({ reviewed: 2, own: 0, publicNew: 0, now });
+        const opts = { userId: me.user.id, now };
+        const before = await listDueQuestions(other.db, opts);
+        expect(before.questions.map((q) => q._id)).toEqual(order);
+        expect(await listDueQuestions(other.db, opts)).toEqual(before);
+        await me.caller.study.answer({ questionId: order[0]!, selected: ["B"], timeSpentMs: 10 });
+        await me.caller.study.rate({ questionId: order[0]!, difficulty: 2 });
+        // No waiting: the very next request through the other handle has the answer's effect.
+        const after = await listDueQuestions(other.db, opts);
+        expect(after.questions.map((q) => q._id)).toEqual([order[1]]);
+      } finally {
+        await other.close();
+      }
+    },
+  );
 });
 
-// The snapshot is what makes the cache exact: it must move with every committed write.
-it("pg_current_snapshot changes when a write commits", async () => {
-  const read = async () =>
-    (await queryRows<{ s: string }>(h.db.db, sql`select pg_current_snapshot()::text as s`))[0]!.s;
-  const before = await read();
-  expect(await read()).toBe(before);
-  const me = await h.user();
-  await addQuestion(h.db.db, me.user.id);
-  expect(await read()).not.toBe(before);
-});
+async function currentUrl(): Promise<string> {
+  const [row] = await queryRows<{ name: string }>(h.db.db, sql`select current_database() as name`);
+  const url = new URL(process.env.TEST_DATABASE_URL!);
+  url.pathname = `/${row!.name}`;
+  return url.toString();
+}
