@@ -5,7 +5,7 @@
  * database and the demo bank. Each page is measured `--runs` times (default 3) and the median of each
  * figure is recorded. Goals: Performance ≥ 95, CLS ≤ 0.1, TBT ≤ 200 ms. Appends to bench/RESULTS.md.
  *
- *   npx tsx bench/lighthouse.ts [--runs 3] [--baseline main] [--no-record]
+ *   npx tsx bench/lighthouse.ts [--runs 3] [--baseline main] [--no-record] [--pages study,browse]
  *
  * `--baseline REF` measures the app as it is at git REF in the same sitting: REF's tree is exported to a
  * temporary folder, built there and served on its own port, and every run measures the baseline and
@@ -22,7 +22,7 @@ import path from "node:path";
 import { DEMO_BANK } from "../src/server/features/seed/demo-bank";
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
-const PAGES = [
+const ALL_PAGES = [
   { path: "/login", name: "Sign In", signedIn: false },
   { path: "/", name: "Dashboard", signedIn: true },
   { path: "/study", name: "Study", signedIn: true },
@@ -96,6 +96,11 @@ function argValue(name: string): string | undefined {
 }
 
 const noRecord = process.argv.includes("--no-record");
+/** `--pages study,browse`: only these pages (by name, lower case, no spaces), e.g. while iterating. */
+const pageFilter = argValue("--pages")?.split(",");
+const PAGES = ALL_PAGES.filter(
+  (page) => !pageFilter || pageFilter.includes(page.name.replace(/\s/g, "").toLowerCase()),
+);
 const runs = Number(argValue("--runs") ?? 3);
 const baselineRef = argValue("--baseline");
 
@@ -230,9 +235,10 @@ async function main() {
       }
     }
 
-    // Study on a repeat visit: the first run installs the service worker, the second is measured.
+    // Study on a repeat visit: the first run installs the service worker, the second is measured
+    // (not with --pages).
     const repeats: Score[] = [];
-    for (const [t, target] of targets.entries()) {
+    for (const [t, target] of pageFilter ? [] : targets.entries()) {
       const profile = fs.mkdtempSync(path.join(os.tmpdir(), "prite-lh-profile-"));
       lighthouse(
         `${target.base}/study`,
@@ -268,8 +274,8 @@ async function main() {
         ),
       ),
       "",
-      ...targets.map((target, t) => {
-        const repeat = repeats[t]!;
+      ...repeats.map((repeat, t) => {
+        const target = targets[t]!;
         return `Study on a repeat visit, ${target.label} (service worker installed, same profile, storage kept): Performance ${repeat.performance}, interactive ${(repeat.interactiveMs / 1000).toFixed(2)} s, LCP ${(repeat.lcpMs / 1000).toFixed(2)} s, FCP ${(repeat.fcpMs / 1000).toFixed(2)} s, TBT ${repeat.tbtMs.toFixed(0)} ms (load ${repeat.load.toFixed(1)}).`;
       }),
     ];

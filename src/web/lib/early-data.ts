@@ -32,7 +32,6 @@ export function prefetchPageData(pathname: string, trpc: TrpcUtils): Promise<unk
 const FIRST_PAGE_WAIT_MS = 3_000;
 
 let firstPageData: Promise<unknown> | null = null;
-let firstPageHadEarlyData = false;
 let firstLoadDone = false;
 
 /**
@@ -44,7 +43,6 @@ export function prefetchFirstPageData(pathname: string, trpc: TrpcUtils): void {
   if (firstLoadDone) return;
   firstLoadDone = true;
   if (!pending || !navigator.onLine) return;
-  firstPageHadEarlyData = true;
   const settled = Promise.race([
     pending,
     new Promise((resolve) => setTimeout(resolve, FIRST_PAGE_WAIT_MS)),
@@ -52,11 +50,6 @@ export function prefetchFirstPageData(pathname: string, trpc: TrpcUtils): void {
     firstPageData = null;
   });
   firstPageData = settled;
-}
-
-/** Whether the first page of this visit had its data asked for early (and so is held for it). */
-export function firstPageHasEarlyData(): boolean {
-  return firstPageHadEarlyData;
 }
 
 /** The early data the first page still waits for, or null. */

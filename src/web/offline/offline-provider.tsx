@@ -5,6 +5,7 @@
  */
 import {
   createContext,
+  startTransition,
   useCallback,
   useContext,
   useEffect,
@@ -80,7 +81,9 @@ export function OfflineProvider({ userId, children }: { userId: string; children
       async (s) => {
         if (cancelled) return s.close();
         opened = s;
-        setStore(s);
+        // Every screen under the frame reads the store: in a transition React renders them again
+        // in short slices, not in one long task of the first page's load (issue 20 item 3).
+        startTransition(() => setStore(s));
         setWaiting(await s.queueSize());
         // The dashboard's last figures while the server cannot be asked.
         const summary = await s.summary();

@@ -1,13 +1,18 @@
 import { Layers, Plus, Search } from "lucide-react";
-import { useDeferredValue, useEffect, useId, useMemo, useRef, useState } from "react";
+import {
+  lazy,
+  Suspense,
+  useDeferredValue,
+  useEffect,
+  useId,
+  useMemo,
+  useRef,
+  useState,
+} from "react";
 import { TRPCClientError } from "@trpc/client";
 import { PageHeader } from "@/web/components/layout/page-header";
-import { isFlashcard } from "@/web/components/questions/flashcard-draft";
-import { FlashcardFormDialog } from "@/web/components/questions/flashcard-form-dialog";
-import {
-  QuestionFormDialog,
-  type QuestionJson,
-} from "@/web/components/questions/question-form-dialog";
+import { isFlashcard } from "@/web/components/questions/question-kind";
+import type { QuestionJson } from "@/web/components/questions/question-form-dialog";
 import { useBanner } from "@/web/components/ui/alert";
 import { Button } from "@/web/components/ui/button";
 import { Input } from "@/web/components/ui/input";
@@ -19,6 +24,19 @@ import { errorMessage, trpc } from "@/web/lib/trpc";
 import { isDue } from "./due";
 import { QuestionCard } from "./question-card";
 import { resultCountText } from "./result-count";
+
+// The edit forms load when one is opened: they bring zod and the question schemas, whose module
+// set-up was a long task of Browse's first load on a phone (issue 20 item 3).
+const QuestionFormDialog = lazy(() =>
+  import("@/web/components/questions/question-form-dialog").then((m) => ({
+    default: m.QuestionFormDialog,
+  })),
+);
+const FlashcardFormDialog = lazy(() =>
+  import("@/web/components/questions/flashcard-form-dialog").then((m) => ({
+    default: m.FlashcardFormDialog,
+  })),
+);
 
 export const BROWSE_TEXT = {
   SEARCH_FAILED: "Search failed",
@@ -314,43 +332,45 @@ export function BrowsePage() {
         </>
       )}
 
-      {editing?.flashcard && (
-        <FlashcardFormDialog
-          key={editing.question?._id ?? "new-flashcard"}
-          flashcard={editing.question}
-          open
-          onOpenChange={(open) => !open && setEditing(null)}
-          defaultPublic={user.settings.publicProfile}
-          onSaved={() => {
-            show(
-              "success",
-              editing.question ? BROWSE_TEXT.FLASHCARD_UPDATED : BROWSE_TEXT.FLASHCARD_CREATED,
-            );
-            void refresh();
-          }}
-          onDeleted={() => {
-            show("success", BROWSE_TEXT.FLASHCARD_DELETED);
-            void refresh();
-          }}
-        />
-      )}
-      {editing && !editing.flashcard && (
-        <QuestionFormDialog
-          key={editing.question?._id ?? "new"}
-          question={editing.question}
-          open
-          onOpenChange={(open) => !open && setEditing(null)}
-          defaultPublic={user.settings.publicProfile}
-          onSaved={() => {
-            show("success", editing.question ? BROWSE_TEXT.UPDATED : BROWSE_TEXT.CREATED);
-            void refresh();
-          }}
-          onDeleted={() => {
-            show("success", BROWSE_TEXT.DELETED);
-            void refresh();
-          }}
-        />
-      )}
+      <Suspense fallback={null}>
+        {editing?.flashcard && (
+          <FlashcardFormDialog
+            key={editing.question?._id ?? "new-flashcard"}
+            flashcard={editing.question}
+            open
+            onOpenChange={(open) => !open && setEditing(null)}
+            defaultPublic={user.settings.publicProfile}
+            onSaved={() => {
+              show(
+                "success",
+                editing.question ? BROWSE_TEXT.FLASHCARD_UPDATED : BROWSE_TEXT.FLASHCARD_CREATED,
+              );
+              void refresh();
+            }}
+            onDeleted={() => {
+              show("success", BROWSE_TEXT.FLASHCARD_DELETED);
+              void refresh();
+            }}
+          />
+        )}
+        {editing && !editing.flashcard && (
+          <QuestionFormDialog
+            key={editing.question?._id ?? "new"}
+            question={editing.question}
+            open
+            onOpenChange={(open) => !open && setEditing(null)}
+            defaultPublic={user.settings.publicProfile}
+            onSaved={() => {
+              show("success", editing.question ? BROWSE_TEXT.UPDATED : BROWSE_TEXT.CREATED);
+              void refresh();
+            }}
+            onDeleted={() => {
+              show("success", BROWSE_TEXT.DELETED);
+              void refresh();
+            }}
+          />
+        )}
+      </Suspense>
     </div>
   );
 }

@@ -1,6 +1,6 @@
 import { Check, Pencil } from "lucide-react";
 import { UNCATEGORIZED } from "@/core/constants";
-import { isFlashcard } from "@/web/components/questions/flashcard-draft";
+import { isFlashcard } from "@/web/components/questions/question-kind";
 import { QuestionImages } from "@/web/components/questions/question-images";
 import type { QuestionJson } from "@/web/components/questions/question-form-dialog";
 import { RichContent } from "@/web/components/questions/rich-content";

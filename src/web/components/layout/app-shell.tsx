@@ -1,6 +1,7 @@
 import { Outlet } from "@tanstack/react-router";
 import { useEffect } from "react";
 import { Alert } from "@/web/components/ui/alert";
+import { FullScreenSpinner } from "@/web/components/ui/spinner";
 import { useLeaveSession, useLogOut, useSessionUser } from "@/web/lib/session";
 import { isUnauthorized, trpc } from "@/web/lib/trpc";
 import { OfflineProvider, useOffline } from "@/web/offline/offline-provider";
@@ -15,7 +16,10 @@ export function AppShell() {
   const user = useSessionUser();
   return (
     <OfflineProvider userId={user._id}>
-      <Frame />
+      {/* The frame renders with the first page, in the gate's sliced retry (first-page-gate.tsx). */}
+      <FirstPageGate fallback={<FullScreenSpinner />}>
+        <Frame />
+      </FirstPageGate>
     </OfflineProvider>
   );
 }

@@ -1,4 +1,3 @@
-import { FLASHCARD } from "@/core/constants";
 import { firstIssueMessage } from "@/core/schemas/common";
 import { ZFlashcardInput, type TFlashcardInputPayload } from "@/core/schemas/flashcard";
 
@@ -24,7 +23,7 @@ export interface EditableFlashcard {
   isPublic: boolean;
 }
 
-export const isFlashcard = (q: { questionType: string }) => q.questionType === FLASHCARD;
+export { isFlashcard } from "./question-kind";
 
 export function emptyFlashcardDraft(now: Date, isPublic: boolean): FlashcardDraft {
   return {

@@ -11,13 +11,7 @@ import { Button } from "@/web/components/ui/button";
 import { formatInterval } from "./next-interval";
 import type { StudyQuestion } from "./question-view";
 
-/** The keys that rate a revealed flashcard, as in Anki: 1 Again, 2 Hard, 3 Good, 4 Easy. */
-export const FLASHCARD_KEYS: Readonly<Record<string, FlashcardRating>> = {
-  "1": "again",
-  "2": "hard",
-  "3": "good",
-  "4": "easy",
-};
+export { FLASHCARD_KEYS } from "./flashcard-keys";
 
 const KEY_OF: Readonly<Record<FlashcardRating, string>> = {
   again: "1",

@@ -1,6 +1,6 @@
 import { Link } from "@tanstack/react-router";
 import { BookOpen, RotateCcw } from "lucide-react";
-import { useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
+import { lazy, Suspense, useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
 import { DIFFICULTY_LABELS, FLASHCARD, type Difficulty } from "@/core/constants";
 import type { FlashcardRating } from "@/core/srs/flashcard";
 import type { NextIntervals } from "@/core/srs/schedule";
@@ -23,7 +23,7 @@ import {
   SelectTrigger,
   SelectValue,
 } from "@/web/components/ui/select";
-import { Spinner } from "@/web/components/ui/spinner";
+import { PageSpinner, Spinner } from "@/web/components/ui/spinner";
 import { useSessionUser } from "@/web/lib/session";
 import { errorMessage, httpStatusOf, trpc, type RouterOutputs } from "@/web/lib/trpc";
 import {
@@ -35,21 +35,12 @@ import {
   type PendingAnswer,
 } from "@/web/offline/local-study";
 import { useOffline } from "@/web/offline/offline-provider";
-import {
-  CorrectAnswers,
-  OptionList,
-  QuestionBody,
-  QuestionChips,
-  QuestionExplanation,
-  ResultBanner,
-  type StudyQuestion,
-} from "./question-view";
-import { FLASHCARD_KEYS, FlashcardStudy } from "./flashcard-view";
+import { FLASHCARD_KEYS } from "./flashcard-keys";
 import { formatInterval, intervalOf } from "./next-interval";
+import type { StudyQuestion } from "./question-view";
 import { checkLabel, requiredCount, shuffle, toggleSelection, visibleOptions } from "./selection";
-import { SessionComplete, type OfflineTally } from "./session-complete";
-import { SessionProgressBox, type SessionTally } from "./session-progress";
-import { SessionReview } from "./session-review";
+import type { OfflineTally } from "./session-complete";
+import type { SessionTally } from "./session-progress";
 import {
   advancedFrom,
   outcomeOf,
@@ -58,6 +49,37 @@ import {
   withRating,
   type Session,
 } from "./session-state";
+
+// The views of a session load apart from the page (session-views.ts): when a session starts, or once
+// the page is idle, so that a session begun offline later finds them loaded.
+const loadSessionViews = () => import("./session-views");
+const QuestionChips = lazy(() => loadSessionViews().then((m) => ({ default: m.QuestionChips })));
+const QuestionBody = lazy(() => loadSessionViews().then((m) => ({ default: m.QuestionBody })));
+const OptionList = lazy(() => loadSessionViews().then((m) => ({ default: m.OptionList })));
+const CorrectAnswers = lazy(() => loadSessionViews().then((m) => ({ default: m.CorrectAnswers })));
+const ResultBanner = lazy(() => loadSessionViews().then((m) => ({ default: m.ResultBanner })));
+const QuestionExplanation = lazy(() =>
+  loadSessionViews().then((m) => ({ default: m.QuestionExplanation })),
+);
+const FlashcardStudy = lazy(() => loadSessionViews().then((m) => ({ default: m.FlashcardStudy })));
+const SessionProgressBox = lazy(() =>
+  loadSessionViews().then((m) => ({ default: m.SessionProgressBox })),
+);
+const SessionComplete = lazy(() =>
+  loadSessionViews().then((m) => ({ default: m.SessionComplete })),
+);
+const SessionReview = lazy(() => loadSessionViews().then((m) => ({ default: m.SessionReview })));
+
+/** Loads the views of a session when the browser is next idle (at most 3 s from now); answers a cancel. */
+function loadSessionViewsWhenIdle(): () => void {
+  const load = () => void loadSessionViews().catch(() => {});
+  if (typeof window.requestIdleCallback === "function") {
+    const id = window.requestIdleCallback(load, { timeout: 3_000 });
+    return () => window.cancelIdleCallback(id);
+  }
+  const id = setTimeout(load, 1_000);
+  return () => clearTimeout(id);
+}
 
 export const NO_QUESTIONS_DUE =
   "No questions due for review! Add some questions or check back later.";
@@ -120,6 +142,8 @@ export function StudyPage() {
     void utils.explanations.status.prefetch(undefined, { staleTime: Infinity });
   }, [utils]);
 
+  useEffect(loadSessionViewsWhenIdle, []);
+
   const refreshStats = useCallback(() => {
     void utils.stats.invalidate();
     void utils.study.due.invalidate();
@@ -166,6 +190,8 @@ export function StudyPage() {
 
   const start = useCallback(
     (chosen: string) => {
+      // In parallel with the session's questions (usually loaded already, when the page was idle).
+      void loadSessionViews().catch(() => {});
       clear();
       setEmptyNotice(false);
       const categoryName = chosen === ALL_CATEGORIES ? undefined : chosen;
@@ -508,164 +534,179 @@ export function StudyPage() {
         />
       )}
 
-      {phase === "question" && session && current && (
-        <div className="space-y-4">
-          <Card>
-            <CardHeader className="gap-3">
-              <div className="flex items-center justify-between">
-                <CardTitle>
-                  Question {session.index + 1}/{session.questions.length}
-                </CardTitle>
-              </div>
-              <Progress
-                value={session.index + 1}
-                max={session.questions.length}
-                aria-label="Session progress"
-              />
-              <QuestionChips question={current} />
-            </CardHeader>
-            <CardContent className="space-y-4">
-              {isFlashcard ? (
-                <FlashcardStudy
-                  question={current}
-                  revealed={revealed}
-                  onReveal={() => setRevealed(true)}
-                  intervals={cardIntervals}
-                  rated={entry?.flashcard ?? null}
-                  onRate={rateFlashcard}
+      <Suspense fallback={<PageSpinner />}>
+        {phase === "question" && session && current && (
+          <div className="space-y-4">
+            <Card>
+              <CardHeader className="gap-3">
+                <div className="flex items-center justify-between">
+                  <CardTitle>
+                    Question {session.index + 1}/{session.questions.length}
+                  </CardTitle>
+                </div>
+                <Progress
+                  value={session.index + 1}
+                  max={session.questions.length}
+                  aria-label="Session progress"
                 />
-              ) : (
-                <>
-                  <QuestionBody question={current} />
-                  <OptionList
+                <QuestionChips question={current} />
+              </CardHeader>
+              <CardContent className="space-y-4">
+                {isFlashcard ? (
+                  <FlashcardStudy
                     question={current}
-                    selected={result ? (entry?.selected ?? selected) : selected}
-                    correctAnswers={result ? result.correctAnswers : null}
-                    onToggle={toggle}
+                    revealed={revealed}
+                    onReveal={() => setRevealed(true)}
+                    intervals={cardIntervals}
+                    rated={entry?.flashcard ?? null}
+                    onRate={rateFlashcard}
                   />
+                ) : (
+                  <>
+                    <QuestionBody question={current} />
+                    <OptionList
+                      question={current}
+                      selected={result ? (entry?.selected ?? selected) : selected}
+                      correctAnswers={result ? result.correctAnswers : null}
+                      onToggle={toggle}
+                    />
 
-                  {result && (
-                    <div className="space-y-4">
-                      <ResultBanner isCorrect={result.isCorrect} />
-                      <CorrectAnswers question={current} letters={result.correctAnswers} />
-                      <QuestionExplanation text={result.explanation} />
-                      <ExplanationPanel
-                        key={current._id}
-                        question={current}
-                        canSave={current.creator === user._id}
-                        value={explanationOf(current)}
-                        onChange={(v) => setExplanation(current._id, v)}
-                      />
-                      <div className="rounded-lg border p-4">
-                        <p className="mb-3 font-medium">How difficult was this for you?</p>
-                        {!result.isCorrect && (
-                          <p
-                            className="mb-3 text-sm text-muted-foreground"
-                            data-testid="next-again"
-                          >
-                            Missed: this question comes back{" "}
-                            {formatInterval(result.nextIntervals.again)}.
-                          </p>
-                        )}
-                        <div className="grid grid-cols-3 gap-2">
-                          {RATINGS.map((r) => (
-                            <Button
-                              key={r.difficulty}
-                              variant={
-                                r.difficulty === 0
-                                  ? "destructive"
-                                  : r.difficulty === 1
-                                    ? "secondary"
-                                    : "default"
-                              }
-                              aria-keyshortcuts={r.key}
-                              onClick={() => rateAndAdvance(r.difficulty)}
+                    {result && (
+                      <div className="space-y-4">
+                        <ResultBanner isCorrect={result.isCorrect} />
+                        <CorrectAnswers question={current} letters={result.correctAnswers} />
+                        <QuestionExplanation text={result.explanation} />
+                        <ExplanationPanel
+                          key={current._id}
+                          question={current}
+                          canSave={current.creator === user._id}
+                          value={explanationOf(current)}
+                          onChange={(v) => setExplanation(current._id, v)}
+                        />
+                        <div className="rounded-lg border p-4">
+                          <p className="mb-3 font-medium">How difficult was this for you?</p>
+                          {!result.isCorrect && (
+                            <p
+                              className="mb-3 text-sm text-muted-foreground"
+                              data-testid="next-again"
                             >
-                              <span className="flex flex-col items-center leading-tight">
-                                <span>{DIFFICULTY_LABELS[r.difficulty]}</span>
-                                {result.isCorrect && (
-                                  <span
-                                    className="text-xs font-normal opacity-80"
-                                    data-testid={`next-interval-${r.difficulty}`}
-                                  >
-                                    {formatInterval(intervalOf(result.nextIntervals, r.difficulty))}
-                                  </span>
-                                )}
-                              </span>
-                            </Button>
-                          ))}
+                              Missed: this question comes back{" "}
+                              {formatInterval(result.nextIntervals.again)}.
+                            </p>
+                          )}
+                          <div className="grid grid-cols-3 gap-2">
+                            {RATINGS.map((r) => (
+                              <Button
+                                key={r.difficulty}
+                                variant={
+                                  r.difficulty === 0
+                                    ? "destructive"
+                                    : r.difficulty === 1
+                                      ? "secondary"
+                                      : "default"
+                                }
+                                aria-keyshortcuts={r.key}
+                                onClick={() => rateAndAdvance(r.difficulty)}
+                              >
+                                <span className="flex flex-col items-center leading-tight">
+                                  <span>{DIFFICULTY_LABELS[r.difficulty]}</span>
+                                  {result.isCorrect && (
+                                    <span
+                                      className="text-xs font-normal opacity-80"
+                                      data-testid={`next-interval-${r.difficulty}`}
+                                    >
+                                      {formatInterval(
+                                        intervalOf(result.nextIntervals, r.difficulty),
+                                      )}
+                                    </span>
+                                  )}
+                                </span>
+                              </Button>
+                            ))}
+                          </div>
                         </div>
                       </div>
-                    </div>
-                  )}
-                </>
-              )}
-
-              <div className="flex flex-wrap gap-2">
-                <Button
-                  variant="ghost"
-                  onClick={() => start(category)}
-                  busy={startMutation.isPending}
-                >
-                  <RotateCcw aria-hidden="true" />
-                  Restart
-                </Button>
-                {!result && !isFlashcard && (
-                  <Button
-                    onClick={check}
-                    disabled={!canCheck}
-                    busy={answerMutation.isPending}
-                    aria-keyshortcuts="Enter"
-                  >
-                    {checkLabel(selected.length, required)}
-                  </Button>
+                    )}
+                  </>
                 )}
-                <Button variant="outline" onClick={advance}>
-                  {isLast ? "Finish" : "Next Question"}
-                </Button>
-              </div>
-              <p className="hidden text-xs text-muted-foreground pointer-fine:block">
-                {isFlashcard
-                  ? "Keys: Space or Enter shows the answer, 1/2/3/4 rate Again/Hard/Good/Easy."
-                  : "Keys: letters select, Enter checks, 1/2/3 rate Hard/Medium/Easy."}
-              </p>
-            </CardContent>
-          </Card>
-          <SessionProgressBox tally={tally} />
-        </div>
-      )}
 
-      {phase === "complete" && session && (
-        <SessionComplete
-          sessionId={session.id}
-          offline={
-            session.id === OFFLINE_SESSION ? offlineTally(tally, offlineTimeMs.current) : undefined
-          }
-          starting={startMutation.isPending}
-          onNewSession={() => start(category)}
-          onReview={() => setPhase("review")}
-        />
-      )}
+                <div className="flex flex-wrap gap-2">
+                  <Button
+                    variant="ghost"
+                    onClick={() => start(category)}
+                    busy={startMutation.isPending}
+                  >
+                    <RotateCcw aria-hidden="true" />
+                    Restart
+                  </Button>
+                  {!result && !isFlashcard && (
+                    <Button
+                      onClick={check}
+                      disabled={!canCheck}
+                      busy={answerMutation.isPending}
+                      aria-keyshortcuts="Enter"
+                    >
+                      {checkLabel(selected.length, required)}
+                    </Button>
+                  )}
+                  <Button variant="outline" onClick={advance}>
+                    {isLast ? "Finish" : "Next Question"}
+                  </Button>
+                </div>
+                <p className="hidden text-xs text-muted-foreground pointer-fine:block">
+                  {isFlashcard
+                    ? "Keys: Space or Enter shows the answer, 1/2/3/4 rate Again/Hard/Good/Easy."
+                    : "Keys: letters select, Enter checks, 1/2/3 rate Hard/Medium/Easy."}
+                </p>
+              </CardContent>
+            </Card>
+            <SessionProgressBox tally={tally} />
+          </div>
+        )}
 
-      {phase === "review" && session && (
-        <SessionReview
-          entries={session.questions.map((q) => ({
-            question: q,
-            selected: session.entries[q._id]?.selected ?? [],
-            result: session.entries[q._id]?.result ?? null,
-            flashcard: session.entries[q._id]?.flashcard,
-          }))}
-          userId={user._id}
-          explanationOf={explanationOf}
-          onExplanation={setExplanation}
-          onBack={() => setPhase("complete")}
-        />
-      )}
+        {phase === "complete" && session && (
+          <SessionComplete
+            sessionId={session.id}
+            offline={
+              session.id === OFFLINE_SESSION
+                ? offlineTally(tally, offlineTimeMs.current)
+                : undefined
+            }
+            starting={startMutation.isPending}
+            onNewSession={() => start(category)}
+            onReview={() => setPhase("review")}
+          />
+        )}
+
+        {phase === "review" && session && (
+          <SessionReview
+            entries={session.questions.map((q) => ({
+              question: q,
+              selected: session.entries[q._id]?.selected ?? [],
+              result: session.entries[q._id]?.result ?? null,
+              flashcard: session.entries[q._id]?.flashcard,
+            }))}
+            userId={user._id}
+            explanationOf={explanationOf}
+            onExplanation={setExplanation}
+            onBack={() => setPhase("complete")}
+          />
+        )}
+      </Suspense>
     </div>
   );
 }
 
 type Summary = RouterOutputs["stats"]["summary"] | undefined;
+
+const ALL_CATEGORIES_LABEL = "All categories";
+
+/** The text of the category list's item `name`: the category and how many of its questions are due. */
+function categoryLabel(name: string, due: NonNullable<Summary>["dueCategories"]): string {
+  if (name === ALL_CATEGORIES) return ALL_CATEGORIES_LABEL;
+  const found = due.find((c) => c.name === name);
+  return found ? `${found.name} (${found.due})` : name;
+}
 
 function offlineTally(tally: SessionTally, timeSpentMs: number): OfflineTally {
   return { answered: tally.answered, correct: tally.correct, timeSpentMs };
@@ -722,13 +763,14 @@ function IdleView({
               <Label htmlFor="study-category">Category</Label>
               <Select value={category} onValueChange={onCategory}>
                 <SelectTrigger id="study-category">
-                  <SelectValue />
+                  {/* The trigger shows the choice itself: the list mounts when wanted (ui/select). */}
+                  <SelectValue>{categoryLabel(category, summary.dueCategories)}</SelectValue>
                 </SelectTrigger>
                 <SelectContent>
-                  <SelectItem value={ALL_CATEGORIES}>All categories</SelectItem>
+                  <SelectItem value={ALL_CATEGORIES}>{ALL_CATEGORIES_LABEL}</SelectItem>
                   {summary.dueCategories.map((c) => (
                     <SelectItem key={c.name} value={c.name}>
-                      {c.name} ({c.due})
+                      {categoryLabel(c.name, summary.dueCategories)}
                     </SelectItem>
                   ))}
                 </SelectContent>

@@ -1,20 +1,81 @@
 import { Check, ChevronDown, ChevronUp } from "lucide-react";
 import { Select as SelectPrimitive } from "radix-ui";
-import type { ComponentProps } from "react";
+import {
+  createContext,
+  useCallback,
+  useContext,
+  useMemo,
+  useState,
+  type ComponentProps,
+  type FocusEvent,
+  type PointerEvent,
+} from "react";
 import { cn } from "@/web/lib/utils";
 import { fieldClasses } from "./input";
 
-export const Select = SelectPrimitive.Root;
+/**
+ * Whether a Select's list is wanted yet. Closed, Radix still renders every item (into a detached
+ * fragment, to find the chosen item's text) and, inside a form, a native option per item, each added
+ * by a state update of the Select: on Browse's five filters that was a long task of the page's first
+ * render on a phone (issue 20 item 3). So the list mounts only once the trigger is pointed at, focused
+ * or opened; until then the trigger shows the chosen option's label itself (`SelectValue`'s children).
+ */
+const ListWanted = createContext<{ wanted: boolean; want: () => void } | null>(null);
+
+/**
+ * Radix's Select root, with its list mounted lazily (see `ListWanted`). A `required` Select mounts its
+ * list at once: the browser validates the native select that the items fill.
+ */
+export function Select({
+  open,
+  onOpenChange,
+  required,
+  ...props
+}: ComponentProps<typeof SelectPrimitive.Root>) {
+  const [wanted, setWanted] = useState(!!required);
+  const want = useCallback(() => setWanted(true), []);
+  const lazy = useMemo(() => ({ wanted: wanted || !!open, want }), [wanted, open, want]);
+  return (
+    <ListWanted.Provider value={lazy}>
+      <SelectPrimitive.Root
+        open={open}
+        required={required}
+        onOpenChange={(next) => {
+          if (next) setWanted(true);
+          onOpenChange?.(next);
+        }}
+        {...props}
+      />
+    </ListWanted.Provider>
+  );
+}
+
 export const SelectGroup = SelectPrimitive.Group;
 export const SelectValue = SelectPrimitive.Value;
 
 export function SelectTrigger({
   className,
   children,
+  onPointerEnter,
+  onPointerDown,
+  onFocus,
   ...props
 }: ComponentProps<typeof SelectPrimitive.Trigger>) {
+  const want = useContext(ListWanted)?.want;
   return (
     <SelectPrimitive.Trigger
+      onPointerEnter={(event: PointerEvent<HTMLButtonElement>) => {
+        want?.();
+        onPointerEnter?.(event);
+      }}
+      onPointerDown={(event: PointerEvent<HTMLButtonElement>) => {
+        want?.();
+        onPointerDown?.(event);
+      }}
+      onFocus={(event: FocusEvent<HTMLButtonElement>) => {
+        want?.();
+        onFocus?.(event);
+      }}
       className={cn(
         fieldClasses,
         "flex h-11 items-center justify-between gap-2 py-2 text-left",
@@ -37,6 +98,8 @@ export function SelectContent({
   position = "popper",
   ...props
 }: ComponentProps<typeof SelectPrimitive.Content>) {
+  const lazy = useContext(ListWanted);
+  if (lazy && !lazy.wanted) return null;
   return (
     <SelectPrimitive.Portal>
       <SelectPrimitive.Content
@@ -165,6 +228,8 @@ export function OptionSelect({
   "aria-describedby": ariaDescribedBy,
   ...rootProps
 }: OptionSelectProps) {
+  // Shown by the trigger itself: the list that Radix would take it from mounts lazily.
+  const chosen = value === "" ? undefined : options.find((option) => option.value === value);
   return (
     <Select value={value} onValueChange={(v) => onValueChange(chosenValue(v))} {...rootProps}>
       <SelectTrigger
@@ -174,7 +239,7 @@ export function OptionSelect({
         aria-invalid={ariaInvalid}
         aria-describedby={ariaDescribedBy}
       >
-        <SelectValue placeholder={placeholder} />
+        <SelectValue placeholder={placeholder}>{chosen?.label}</SelectValue>
       </SelectTrigger>
       <SelectContent>
         {selectItems(options, emptyOption).map((option) => (
