@@ -1,3 +1,4 @@
+import { FIRST_CURSOR, NO_FILTERS, searchInput } from "@/web/components/browse/search-input";
 import type { TrpcUtils } from "./trpc";
 
 /**
@@ -23,6 +24,16 @@ export function prefetchPageData(pathname: string, trpc: TrpcUtils): Promise<unk
     case "/":
     case "/study":
       return trpc.stats.summary.prefetch(undefined, opts);
+    case "/browse":
+      // The first page of results and the filters' lists (components/browse/search-input.ts).
+      return Promise.all([
+        trpc.questions.search.prefetchInfinite(searchInput(NO_FILTERS), {
+          ...opts,
+          initialCursor: FIRST_CURSOR,
+        }),
+        trpc.questions.categories.prefetch(undefined, opts),
+        trpc.questions.sources.prefetch(undefined, opts),
+      ]);
     default:
       return null;
   }

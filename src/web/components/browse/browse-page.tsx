@@ -17,13 +17,16 @@ import { useBanner } from "@/web/components/ui/alert";
 import { Button } from "@/web/components/ui/button";
 import { Input } from "@/web/components/ui/input";
 import { Label } from "@/web/components/ui/label";
-import { OptionSelect, type SelectOption } from "@/web/components/ui/select";
+import { LazyOptionSelect } from "@/web/components/ui/lazy-select";
+import type { SelectOption } from "@/web/components/ui/select";
 import { Spinner } from "@/web/components/ui/spinner";
+import { usePainted } from "@/web/lib/after-paint";
 import { useSessionUser } from "@/web/lib/session";
 import { errorMessage, trpc } from "@/web/lib/trpc";
 import { isDue } from "./due";
 import { QuestionCard } from "./question-card";
 import { resultCountText } from "./result-count";
+import { ALL, FIRST_CURSOR, NO_FILTERS, searchInput, type Filters } from "./search-input";
 
 // The edit forms load when one is opened: they bring zod and the question schemas, whose module
 // set-up was a long task of Browse's first load on a phone (issue 20 item 3).
@@ -49,9 +52,6 @@ export const BROWSE_TEXT = {
   FLASHCARD_DELETED: "Flashcard deleted successfully",
 } as const;
 
-const PAGE_SIZE = 20;
-const ALL = "all";
-
 const PART_FILTER: SelectOption[] = [
   { value: ALL, label: "All Parts" },
   { value: "1", label: "Part 1" },
@@ -70,24 +70,7 @@ const TYPE_FILTER: SelectOption[] = [
   { value: "flashcard", label: "Flashcard" },
 ];
 
-interface Filters {
-  text: string;
-  part: string;
-  category: string;
-  visibility: "all" | "mine" | "public";
-  type: string;
-  source: string;
-}
 const NO_ITEMS: QuestionJson[] = [];
-
-const NO_FILTERS: Filters = {
-  text: "",
-  part: ALL,
-  category: ALL,
-  visibility: "all",
-  type: ALL,
-  source: ALL,
-};
 
 /**
  * SPEC §2 Browse: a search box, Part / Category / Visibility filters and a Search button; the result
@@ -106,17 +89,8 @@ export function BrowsePage() {
   } | null>(null);
   const { show, banner } = useBanner();
 
-  const input = {
-    text: applied.text.trim() || undefined,
-    part: applied.part === ALL ? undefined : applied.part,
-    category: applied.category === ALL ? undefined : applied.category,
-    visibility: applied.visibility,
-    type: applied.type === ALL ? undefined : (applied.type as "flashcard" | "multipleChoice"),
-    source: applied.source === ALL ? undefined : applied.source,
-    pageSize: PAGE_SIZE,
-  };
-  const search = trpc.questions.search.useInfiniteQuery(input, {
-    initialCursor: 1,
+  const search = trpc.questions.search.useInfiniteQuery(searchInput(applied), {
+    initialCursor: FIRST_CURSOR,
     getNextPageParam: (last) => last.nextCursor ?? undefined,
   });
   const categories = trpc.questions.categories.useQuery();
@@ -133,7 +107,10 @@ export function BrowsePage() {
   // The cards render in a transition React can slice: a page of results in one render was the
   // longest task of Browse's first load on a phone (issue 20 item 3). The count and the empty state
   // follow the answer at once; the cards follow within a few frames.
-  const shownItems = useDeferredValue(items, NO_ITEMS);
+  // On the first load the cards wait for the page to be painted: the heading and the search form
+  // are the first screen, and the cards' render (each card's HTML sanitized) delayed it on a phone.
+  const painted = usePainted();
+  const shownItems = useDeferredValue(painted ? items : NO_ITEMS, NO_ITEMS);
 
   const lastError = useRef<unknown>(null);
   useEffect(() => {
@@ -150,9 +127,12 @@ export function BrowsePage() {
   // Load more as the end of the list scrolls into view.
   const sentinel = useRef<HTMLDivElement>(null);
   const { hasNextPage, isFetchingNextPage, fetchNextPage } = search;
+  // Not while the cards drawn lag the results (the deferred value above): the end of a list not yet
+  // drawn is in view, and would ask for the next page before the first is on screen.
+  const drawn = shownItems === items;
   useEffect(() => {
     const node = sentinel.current;
-    if (!node || !hasNextPage || typeof IntersectionObserver === "undefined") return;
+    if (!node || !hasNextPage || !drawn || typeof IntersectionObserver === "undefined") return;
     const observer = new IntersectionObserver(
       (entries) => {
         if (entries.some((e) => e.isIntersecting) && !isFetchingNextPage) void fetchNextPage();
@@ -161,7 +141,7 @@ export function BrowsePage() {
     );
     observer.observe(node);
     return () => observer.disconnect();
-  }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
+  }, [hasNextPage, isFetchingNextPage, fetchNextPage, drawn]);
 
   const categoryFilter: SelectOption[] = [
     { value: ALL, label: "All Categories" },
@@ -235,7 +215,7 @@ export function BrowsePage() {
         <div className="grid grid-cols-1 gap-3 min-[480px]:grid-cols-2 md:grid-cols-3 xl:grid-cols-5">
           <div className="grid gap-1.5">
             <Label htmlFor={`${id}-part`}>Part</Label>
-            <OptionSelect
+            <LazyOptionSelect
               id={`${id}-part`}
               value={form.part}
               onValueChange={(part) => setForm((f) => ({ ...f, part }))}
@@ -244,7 +224,7 @@ export function BrowsePage() {
           </div>
           <div className="grid gap-1.5">
             <Label htmlFor={`${id}-category`}>Category</Label>
-            <OptionSelect
+            <LazyOptionSelect
               id={`${id}-category`}
               value={form.category}
               onValueChange={(category) => setForm((f) => ({ ...f, category }))}
@@ -253,7 +233,7 @@ export function BrowsePage() {
           </div>
           <div className="grid gap-1.5">
             <Label htmlFor={`${id}-visibility`}>Visibility</Label>
-            <OptionSelect
+            <LazyOptionSelect
               id={`${id}-visibility`}
               value={form.visibility}
               onValueChange={(v) =>
@@ -264,7 +244,7 @@ export function BrowsePage() {
           </div>
           <div className="grid gap-1.5">
             <Label htmlFor={`${id}-type`}>Type</Label>
-            <OptionSelect
+            <LazyOptionSelect
               id={`${id}-type`}
               value={form.type}
               onValueChange={(type) => setForm((f) => ({ ...f, type }))}
@@ -273,7 +253,7 @@ export function BrowsePage() {
           </div>
           <div className="grid gap-1.5">
             <Label htmlFor={`${id}-source`}>Source</Label>
-            <OptionSelect
+            <LazyOptionSelect
               id={`${id}-source`}
               value={form.source}
               onValueChange={(source) => setForm((f) => ({ ...f, source }))}

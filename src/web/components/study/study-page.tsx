@@ -16,14 +16,10 @@ import { Button } from "@/web/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "@/web/components/ui/card";
 import { Label } from "@/web/components/ui/label";
 import { Progress } from "@/web/components/ui/progress";
-import {
-  Select,
-  SelectContent,
-  SelectItem,
-  SelectTrigger,
-  SelectValue,
-} from "@/web/components/ui/select";
+import { LazyOptionSelect } from "@/web/components/ui/lazy-select";
+import type { SelectOption } from "@/web/components/ui/select";
 import { PageSpinner, Spinner } from "@/web/components/ui/spinner";
+import { afterPaintWhenIdle } from "@/web/lib/after-paint";
 import { useSessionUser } from "@/web/lib/session";
 import { errorMessage, httpStatusOf, trpc, type RouterOutputs } from "@/web/lib/trpc";
 import {
@@ -51,7 +47,7 @@ import {
 } from "./session-state";
 
 // The views of a session load apart from the page (session-views.ts): when a session starts, or once
-// the page is idle, so that a session begun offline later finds them loaded.
+// the page is painted and idle, so that a session begun offline later finds them loaded.
 const loadSessionViews = () => import("./session-views");
 const QuestionChips = lazy(() => loadSessionViews().then((m) => ({ default: m.QuestionChips })));
 const QuestionBody = lazy(() => loadSessionViews().then((m) => ({ default: m.QuestionBody })));
@@ -69,17 +65,6 @@ const SessionComplete = lazy(() =>
   loadSessionViews().then((m) => ({ default: m.SessionComplete })),
 );
 const SessionReview = lazy(() => loadSessionViews().then((m) => ({ default: m.SessionReview })));
-
-/** Loads the views of a session when the browser is next idle (at most 3 s from now); answers a cancel. */
-function loadSessionViewsWhenIdle(): () => void {
-  const load = () => void loadSessionViews().catch(() => {});
-  if (typeof window.requestIdleCallback === "function") {
-    const id = window.requestIdleCallback(load, { timeout: 3_000 });
-    return () => window.cancelIdleCallback(id);
-  }
-  const id = setTimeout(load, 1_000);
-  return () => clearTimeout(id);
-}
 
 export const NO_QUESTIONS_DUE =
   "No questions due for review! Add some questions or check back later.";
@@ -138,11 +123,15 @@ export function StudyPage() {
   const shownAt = useRef(Date.now());
 
   // The explanation panel needs to know whether AI is configured: ask once, before the first check.
-  useEffect(() => {
-    void utils.explanations.status.prefetch(undefined, { staleTime: Infinity });
-  }, [utils]);
-
-  useEffect(loadSessionViewsWhenIdle, []);
+  // Both after the first screen is painted: asked for sooner, they delay it (afterPaintWhenIdle).
+  useEffect(
+    () =>
+      afterPaintWhenIdle(() => {
+        void utils.explanations.status.prefetch(undefined, { staleTime: Infinity });
+        void loadSessionViews().catch(() => {});
+      }),
+    [utils],
+  );
 
   const refreshStats = useCallback(() => {
     void utils.stats.invalidate();
@@ -699,17 +688,22 @@ export function StudyPage() {
 
 type Summary = RouterOutputs["stats"]["summary"] | undefined;
 
-const ALL_CATEGORIES_LABEL = "All categories";
-
-/** The text of the category list's item `name`: the category and how many of its questions are due. */
-function categoryLabel(name: string, due: NonNullable<Summary>["dueCategories"]): string {
-  if (name === ALL_CATEGORIES) return ALL_CATEGORIES_LABEL;
-  const found = due.find((c) => c.name === name);
-  return found ? `${found.name} (${found.due})` : name;
-}
-
 function offlineTally(tally: SessionTally, timeSpentMs: number): OfflineTally {
   return { answered: tally.answered, correct: tally.correct, timeSpentMs };
+}
+
+/** The category list: all categories, then each category with questions due and how many. */
+function categoryOptions(
+  chosen: string,
+  due: NonNullable<Summary>["dueCategories"],
+): SelectOption[] {
+  const options = [
+    { value: ALL_CATEGORIES, label: "All categories" },
+    ...due.map((c) => ({ value: c.name, label: `${c.name} (${c.due})` })),
+  ];
+  // A category chosen before its last question was studied stays shown as chosen.
+  if (!options.some((o) => o.value === chosen)) options.push({ value: chosen, label: chosen });
+  return options;
 }
 
 function IdleView({
@@ -761,20 +755,12 @@ function IdleView({
           {summary && summary.dueCategories.length > 0 && (
             <div className="space-y-1.5">
               <Label htmlFor="study-category">Category</Label>
-              <Select value={category} onValueChange={onCategory}>
-                <SelectTrigger id="study-category">
-                  {/* The trigger shows the choice itself: the list mounts when wanted (ui/select). */}
-                  <SelectValue>{categoryLabel(category, summary.dueCategories)}</SelectValue>
-                </SelectTrigger>
-                <SelectContent>
-                  <SelectItem value={ALL_CATEGORIES}>{ALL_CATEGORIES_LABEL}</SelectItem>
-                  {summary.dueCategories.map((c) => (
-                    <SelectItem key={c.name} value={c.name}>
-                      {categoryLabel(c.name, summary.dueCategories)}
-                    </SelectItem>
-                  ))}
-                </SelectContent>
-              </Select>
+              <LazyOptionSelect
+                id="study-category"
+                value={category}
+                onValueChange={onCategory}
+                options={categoryOptions(category, summary.dueCategories)}
+              />
             </div>
           )}
           <Button size="lg" className="w-full" onClick={onStart} busy={starting}>

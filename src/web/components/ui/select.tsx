@@ -11,7 +11,7 @@ import {
   type PointerEvent,
 } from "react";
 import { cn } from "@/web/lib/utils";
-import { fieldClasses } from "./input";
+import { SELECT_TRIGGER_CLASSES } from "./select-trigger";
 
 /**
  * Whether a Select's list is wanted yet. Closed, Radix still renders every item (into a detached
@@ -30,15 +30,17 @@ export function Select({
   open,
   onOpenChange,
   required,
+  defaultOpen,
   ...props
 }: ComponentProps<typeof SelectPrimitive.Root>) {
-  const [wanted, setWanted] = useState(!!required);
+  const [wanted, setWanted] = useState(!!required || !!defaultOpen);
   const want = useCallback(() => setWanted(true), []);
   const lazy = useMemo(() => ({ wanted: wanted || !!open, want }), [wanted, open, want]);
   return (
     <ListWanted.Provider value={lazy}>
       <SelectPrimitive.Root
         open={open}
+        defaultOpen={defaultOpen}
         required={required}
         onOpenChange={(next) => {
           if (next) setWanted(true);
@@ -76,12 +78,7 @@ export function SelectTrigger({
         want?.();
         onFocus?.(event);
       }}
-      className={cn(
-        fieldClasses,
-        "flex h-11 items-center justify-between gap-2 py-2 text-left",
-        "data-[placeholder]:text-muted-foreground [&>span]:truncate",
-        className,
-      )}
+      className={cn(SELECT_TRIGGER_CLASSES, className)}
       {...props}
     >
       {children}
@@ -174,7 +171,7 @@ export interface SelectOption {
   disabled?: boolean;
 }
 
-interface OptionSelectProps extends Omit<
+export interface OptionSelectProps extends Omit<
   ComponentProps<typeof SelectPrimitive.Root>,
   "children" | "value" | "onValueChange"
 > {
@@ -191,6 +188,8 @@ interface OptionSelectProps extends Omit<
    */
   emptyOption?: string;
   triggerClassName?: string;
+  /** Focuses the trigger when it mounts (the light stand-in of `lazy-select.tsx` had the focus). */
+  autoFocus?: boolean;
   "aria-label"?: string;
   "aria-invalid"?: boolean;
   "aria-describedby"?: string;
@@ -223,6 +222,7 @@ export function OptionSelect({
   placeholder,
   emptyOption,
   triggerClassName,
+  autoFocus,
   "aria-label": ariaLabel,
   "aria-invalid": ariaInvalid,
   "aria-describedby": ariaDescribedBy,
@@ -235,6 +235,7 @@ export function OptionSelect({
       <SelectTrigger
         id={id}
         className={triggerClassName}
+        autoFocus={autoFocus}
         aria-label={ariaLabel}
         aria-invalid={ariaInvalid}
         aria-describedby={ariaDescribedBy}
