@@ -1,15 +1,18 @@
 import { startTransition, useEffect, useState } from "react";
 
 /**
- * Runs `task` once the screen just rendered has been painted: a task queued from the next animation
- * frame runs after that frame's paint. Answers a cancel. For work the first screen does not need
+ * Runs `task` once the screen just rendered has been painted and shown: a task queued from the
+ * animation frame after next (the frame that paints it is presented a little after its paint, and the
+ * browser counts the paint from then). Answers a cancel. For work the first screen does not need
  * (issue 20 item 3): what starts before the first page is painted delays it on a phone, where every
  * request costs a round trip of slow 4G and every task four times what it costs here.
  */
 export function afterPaint(task: () => void): () => void {
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const frame = requestAnimationFrame(() => {
-    timer = setTimeout(task, 0);
+  let frame = requestAnimationFrame(() => {
+    frame = requestAnimationFrame(() => {
+      timer = setTimeout(task, 0);
+    });
   });
   return () => {
     cancelAnimationFrame(frame);
