@@ -640,7 +640,7 @@ async function sequential(
   try {
     const get = (url: string) => () =>
       fetch(`${BASE}${url}`, { headers: { "x-auth-token": token } });
-    const pairs = await examPairs(writerToken, 2);
+    const pairs = await examPairs(writerToken, Math.ceil((n + 20) / 150));
     const rows: [string, { p50: number; p99: number }][] = [];
     const reads: [string, string][] = [
       ["GET /api/questions/due?limit=20", "/api/questions/due?limit=20"],
@@ -661,15 +661,18 @@ async function sequential(
       await timed(20, get(url));
       rows.push([name, await timed(n, get(url))]);
     }
+    const answer = (pair: { examId: string; questionId: string }) =>
+      fetch(`${BASE}/trpc/exams.answer`, {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-auth-token": writerToken },
+        body: JSON.stringify({ ...pair, selected: ["A"], timeSpentMs: 5000 }),
+      });
+    // Warmed up like the reads (the first answers met a cold statement and cold index pages, which
+    // set the p99 of a few hundred samples), each question answered once.
+    await timed(20, (i) => answer(pairs[i]!));
     rows.push([
       "tRPC exams.answer",
-      await timed(Math.min(n, pairs.length), (i) =>
-        fetch(`${BASE}/trpc/exams.answer`, {
-          method: "POST",
-          headers: { "content-type": "application/json", "x-auth-token": writerToken },
-          body: JSON.stringify({ ...pairs[i]!, selected: ["A"], timeSpentMs: 5000 }),
-        }),
-      ),
+      await timed(Math.min(n, pairs.length - 20), (i) => answer(pairs[20 + i]!)),
     ]);
     record([
       "",
