@@ -8,7 +8,7 @@ export interface CachedDuePage {
 }
 
 /** At most this much page text is kept per process (UTF-16 code units × 2), oldest first out. */
-export const DUE_PAGE_CACHE_BYTES = 8 * 1024 * 1024;
+const DUE_PAGE_CACHE_BYTES = 8 * 1024 * 1024;
 
 /**
  * Due pages already read, on both databases (issue 20 item 1; docs/decisions/270-due-page-kept-by-version.md).

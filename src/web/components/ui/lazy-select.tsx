@@ -2,7 +2,7 @@ import { ChevronDown } from "lucide-react";
 import { useState, type KeyboardEvent, type PointerEvent } from "react";
 import { cn } from "@/web/lib/utils";
 import type { OptionSelectProps } from "./select";
-import { SELECT_TRIGGER_CLASSES } from "./select-trigger";
+import { chosenOption, SELECT_TRIGGER_CLASSES } from "./select-trigger";
 
 type RadixSelect = typeof import("./select");
 
@@ -39,8 +39,7 @@ export function LazyOptionSelect(props: OptionSelectProps) {
   if (radix && wanted && !touching) {
     return <radix.OptionSelect {...props} defaultOpen={wanted.open} autoFocus={wanted.focus} />;
   }
-  const chosen =
-    props.value === "" ? undefined : props.options.find((o) => o.value === props.value);
+  const chosen = chosenOption(props.options, props.value);
   return (
     <button
       type="button"

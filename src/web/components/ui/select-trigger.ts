@@ -7,3 +7,8 @@ export const SELECT_TRIGGER_CLASSES = cn(
   "flex h-11 items-center justify-between gap-2 py-2 text-left",
   "data-[placeholder]:text-muted-foreground [&>span]:truncate",
 );
+
+/** The option a Select shows as chosen ("" is none: the placeholder shows). */
+export function chosenOption<T extends { value: string }>(options: readonly T[], value: string) {
+  return value === "" ? undefined : options.find((option) => option.value === value);
+}

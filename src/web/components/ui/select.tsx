@@ -11,7 +11,7 @@ import {
   type PointerEvent,
 } from "react";
 import { cn } from "@/web/lib/utils";
-import { SELECT_TRIGGER_CLASSES } from "./select-trigger";
+import { chosenOption, SELECT_TRIGGER_CLASSES } from "./select-trigger";
 
 /**
  * Whether a Select's list is wanted yet. Closed, Radix still renders every item (into a detached
@@ -229,7 +229,7 @@ export function OptionSelect({
   ...rootProps
 }: OptionSelectProps) {
   // Shown by the trigger itself: the list that Radix would take it from mounts lazily.
-  const chosen = value === "" ? undefined : options.find((option) => option.value === value);
+  const chosen = chosenOption(options, value);
   return (
     <Select value={value} onValueChange={(v) => onValueChange(chosenValue(v))} {...rootProps}>
       <SelectTrigger
