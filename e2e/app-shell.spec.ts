@@ -107,3 +107,31 @@ test("'Loading...' shows while the sign-in state loads, then the page", async ({
   await expect(page.getByText(`Welcome, ${user.username}`)).toBeVisible();
   await expect(loading).toHaveCount(0);
 });
+
+test("the boot screen shows without the stylesheet, and the app waits for it (fetched once)", async ({
+  page,
+  user,
+}) => {
+  // Hold the app's stylesheet: the boot screen is styled inline and must not wait for it; the app must
+  // not draw its first screen unstyled (decision 275).
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  const sheets: string[] = [];
+  await page.route(/\/assets\/[^/]+\.css$/, async (route) => {
+    sheets.push(route.request().url());
+    await held;
+    await route.continue();
+  });
+  // Not "load": the held preload holds the load event too.
+  await page.goto("/", { waitUntil: "domcontentloaded" });
+  const boot = page.locator(".boot-screen");
+  await expect(boot).toBeVisible();
+  await expect(boot.locator(".boot-spinner")).toHaveCSS("border-radius", "9999px");
+  // The session check and the bundle have long answered; the page still waits for its styles.
+  await page.waitForTimeout(1_000);
+  await expect(page.getByText(`Welcome, ${user.username}`)).toHaveCount(0);
+  release();
+  await expect(page.getByText(`Welcome, ${user.username}`)).toBeVisible();
+  await expect(page.locator("body")).toHaveCSS("background-color", "rgb(246, 248, 248)");
+  expect(sheets).toHaveLength(1);
+});

@@ -4,8 +4,12 @@ import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { trpc } from "./lib/trpc";
 import { cn } from "./lib/utils";
+import { inBackgroundAfterLoad } from "./lib/after-paint";
+import { applyPreloadedStylesheets } from "./lib/stylesheets";
 import { createAppRouter } from "./router";
 import "./styles.css";
+
+const stylesApplied = applyPreloadedStylesheets();
 
 const { router, queryClient, trpcClient } = createAppRouter();
 
@@ -32,6 +36,7 @@ function nextTask(): Promise<void> {
 void (async () => {
   await nextTask();
   cn("p-0");
+  await stylesApplied;
   await nextTask();
   createRoot(container).render(
     <StrictMode>
@@ -44,15 +49,14 @@ void (async () => {
   );
 })();
 
-// The service worker (issue 18) registers after the first screen, from a chunk of its own: Workbox's
-// window library stays out of the initial JavaScript, and the first visit's precache downloads do
-// not compete with the page's own. Development has no worker, so nothing there is served stale.
+// The service worker (issue 18) registers in the background once the first screen is up, from a chunk
+// of its own: Workbox's window library stays out of the initial JavaScript, and the first visit's
+// precache downloads do not compete with the page's own. Development has no worker, so nothing there
+// is served stale.
 if (import.meta.env.PROD && "serviceWorker" in navigator) {
-  const register = () => {
+  inBackgroundAfterLoad(() => {
     import("./pwa/register")
       .then((module) => module.registerServiceWorker())
       .catch((error: unknown) => console.warn("The service worker was not registered", error));
-  };
-  if (document.readyState === "complete") register();
-  else window.addEventListener("load", register, { once: true });
+  });
 }

@@ -47,3 +47,30 @@ export function usePainted(): boolean {
   useEffect(() => afterPaint(() => startTransition(() => setPainted(true))), []);
   return painted;
 }
+
+/**
+ * How long after the page's load event background work waits: past the first screen's own requests
+ * and tasks on a phone (on slow 4G they take a second or two), which it would otherwise lengthen.
+ */
+export const BACKGROUND_START_MS = 2_500;
+
+/**
+ * Runs `task` BACKGROUND_START_MS after the page has loaded, when the browser is next idle: for work
+ * no screen waits for (the offline copy's download, the service worker's registration, issue 20 item
+ * 3). Answers a cancel.
+ */
+export function inBackgroundAfterLoad(task: () => void): () => void {
+  let cancelRest = () => {};
+  const start = () => {
+    const timer = setTimeout(() => {
+      cancelRest = afterPaintWhenIdle(task, 2_000);
+    }, BACKGROUND_START_MS);
+    cancelRest = () => clearTimeout(timer);
+  };
+  if (document.readyState === "complete") start();
+  else window.addEventListener("load", start, { once: true });
+  return () => {
+    window.removeEventListener("load", start);
+    cancelRest();
+  };
+}

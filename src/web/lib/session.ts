@@ -2,7 +2,7 @@ import { useQueryClient, type QueryClient } from "@tanstack/react-query";
 import { useRouteContext, useRouter, type AnyRouter } from "@tanstack/react-router";
 import { useCallback, useState } from "react";
 import { eraseOfflineData, OfflineStore, rememberedUser, rememberUser } from "@/web/offline/store";
-import { queueLeftoverAnswer, sendQueued } from "@/web/offline/sync";
+import type { sendQueued } from "@/web/offline/sync";
 import {
   errorMessage,
   httpStatusOf,
@@ -52,7 +52,7 @@ async function adoptOfflineUser(user: SessionUser): Promise<void> {
   if (previous && previous._id !== user._id) {
     try {
       const store = await OfflineStore.open(previous._id);
-      await queueLeftoverAnswer(store);
+      await (await import("@/web/offline/sync")).queueLeftoverAnswer(store);
       const unsynced = await store.queueSize();
       store.close();
       const discard =
@@ -84,6 +84,8 @@ export async function releaseOfflineData(
     return true;
   }
   try {
+    // The offline scheduler is not in the first load: it is asked for here, when signing out.
+    const { queueLeftoverAnswer, sendQueued } = await import("@/web/offline/sync");
     if (navigator.onLine) {
       try {
         await sendQueued(store, send);

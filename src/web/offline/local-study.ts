@@ -188,11 +188,6 @@ function withStudyData(question: OfflineQuestion, state: StudyState): OfflineQue
   };
 }
 
-/** Seconds before the next try after `failures` failed syncs in a row: 2, 4, 8 … at most 5 minutes. */
-export function retryDelayMs(failures: number): number {
-  return Math.min(300_000, 1_000 * 2 ** Math.max(1, failures));
-}
-
 /** The queue's batches in the order the answers were given. */
 export function inAnswerOrder(queue: readonly QueuedReview[]): QueuedReview[] {
   return [...queue].sort((a, b) => a.seq - b.seq);

@@ -15,9 +15,10 @@ import {
   type ReactNode,
 } from "react";
 import { errorMessage, trpc } from "@/web/lib/trpc";
-import { retryDelayMs } from "./local-study";
+import { retryDelayMs } from "./retry";
 import { OfflineStore } from "./store";
-import { sendQueued, type RefusedAnswer } from "./sync";
+import type { RefusedAnswer } from "./sync";
+import { inBackgroundAfterLoad } from "@/web/lib/after-paint";
 import { useOnline } from "@/web/lib/use-online";
 
 export type SyncStatus =
@@ -48,16 +49,6 @@ export function useOffline(): Offline {
   const value = useContext(OfflineContext);
   if (!value) throw new Error("useOffline outside OfflineProvider");
   return value;
-}
-
-/** Runs `task` when the browser is next idle (at most 2 s from now); answers a cancel. */
-function whenIdle(task: () => void): () => void {
-  if (typeof window.requestIdleCallback === "function") {
-    const id = window.requestIdleCallback(task, { timeout: 2_000 });
-    return () => window.cancelIdleCallback(id);
-  }
-  const id = setTimeout(task, 1_000);
-  return () => clearTimeout(id);
 }
 
 /** How long the quiet "synced" confirmation stays. */
@@ -125,11 +116,14 @@ export function OfflineProvider({ userId, children }: { userId: string; children
         // that read it, and this runs on every start.
         const work = (await store.queueSize()) > 0 || (await store.pending()) !== undefined;
         if (work) setStatus({ kind: "syncing" });
+        // The offline scheduler loads only when there is something to send: not in the first load.
         const { sent, refused: newlyRefused } = work
-          ? await sendQueued(
-              store,
-              (input) => utils.client.study.sync.mutate(input),
-              () => void store.queueSize().then(setWaiting),
+          ? await import("./sync").then(({ sendQueued }) =>
+              sendQueued(
+                store,
+                (input) => utils.client.study.sync.mutate(input),
+                () => void store.queueSize().then(setWaiting),
+              ),
             )
           : { sent: 0, refused: [] };
         setWaiting(await store.queueSize());
@@ -166,9 +160,9 @@ export function OfflineProvider({ userId, children }: { userId: string; children
     return run;
   }, [refreshCopy, store, utils]);
 
-  // Whenever the connection comes back, at once; on start, once the first page has drawn and the
-  // browser is idle (within 2 s): the copy's download and IndexedDB writes otherwise land in the
-  // first page's own long tasks on a phone (issue 20 item 3).
+  // Whenever the connection comes back, at once; on start, in the background after the first screen
+  // (inBackgroundAfterLoad): the copy's download and IndexedDB writes otherwise land among the first
+  // page's own requests and long tasks on a phone (issue 20 item 3).
   // The latest flush through a ref: a re-render must not cancel the start-up's idle wait.
   const started = useRef(false);
   const latestFlush = useRef(flush);
@@ -179,7 +173,7 @@ export function OfflineProvider({ userId, children }: { userId: string; children
       void latestFlush.current();
       return;
     }
-    return whenIdle(() => {
+    return inBackgroundAfterLoad(() => {
       started.current = true;
       void latestFlush.current();
     });
