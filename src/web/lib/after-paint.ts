@@ -21,7 +21,7 @@ export function afterPaint(task: () => void): () => void {
 }
 
 /** `afterPaint`, then when the browser is next idle (within `timeoutMs`). Answers a cancel. */
-export function afterPaintWhenIdle(task: () => void, timeoutMs = 3_000): () => void {
+function afterPaintWhenIdle(task: () => void, timeoutMs = 3_000): () => void {
   let cancelIdle = () => {};
   const cancelPaint = afterPaint(() => {
     if (typeof window.requestIdleCallback === "function") {

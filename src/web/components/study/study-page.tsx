@@ -19,7 +19,7 @@ import { Progress } from "@/web/components/ui/progress";
 import { LazyOptionSelect } from "@/web/components/ui/lazy-select";
 import type { SelectOption } from "@/web/components/ui/select";
 import { PageSpinner, Spinner } from "@/web/components/ui/spinner";
-import { afterPaintWhenIdle } from "@/web/lib/after-paint";
+import { inBackgroundAfterLoad } from "@/web/lib/after-paint";
 import { useSessionUser } from "@/web/lib/session";
 import { errorMessage, httpStatusOf, trpc, type RouterOutputs } from "@/web/lib/trpc";
 import {
@@ -46,8 +46,8 @@ import {
   type Session,
 } from "./session-state";
 
-// The views of a session load apart from the page (session-views.ts): when a session starts, or once
-// the page is painted and idle, so that a session begun offline later finds them loaded.
+// The views of a session load apart from the page (session-views.ts): when a session starts, or in the
+// background after the first screen, so that a session begun offline later finds them loaded.
 const loadSessionViews = () => import("./session-views");
 const QuestionChips = lazy(() => loadSessionViews().then((m) => ({ default: m.QuestionChips })));
 const QuestionBody = lazy(() => loadSessionViews().then((m) => ({ default: m.QuestionBody })));
@@ -123,10 +123,11 @@ export function StudyPage() {
   const shownAt = useRef(Date.now());
 
   // The explanation panel needs to know whether AI is configured: ask once, before the first check.
-  // Both after the first screen is painted: asked for sooner, they delay it (afterPaintWhenIdle).
+  // Both in the background after the first screen (inBackgroundAfterLoad): asked for sooner, they
+  // delay it on a phone. A session started before then asks for its views itself.
   useEffect(
     () =>
-      afterPaintWhenIdle(() => {
+      inBackgroundAfterLoad(() => {
         void utils.explanations.status.prefetch(undefined, { staleTime: Infinity });
         void loadSessionViews().catch(() => {});
       }),
