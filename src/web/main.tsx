@@ -1,6 +1,6 @@
 import { QueryClientProvider } from "@tanstack/react-query";
 import { RouterProvider } from "@tanstack/react-router";
-import { StrictMode } from "react";
+import { startTransition, StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { trpc } from "./lib/trpc";
 import { cn } from "./lib/utils";
@@ -8,8 +8,6 @@ import { inBackgroundAfterLoad } from "./lib/after-paint";
 import { applyPreloadedStylesheets } from "./lib/stylesheets";
 import { createAppRouter } from "./router";
 import "./styles.css";
-
-const stylesApplied = applyPreloadedStylesheets();
 
 const { router, queryClient, trpcClient } = createAppRouter();
 
@@ -31,21 +29,27 @@ function nextTask(): Promise<void> {
 }
 
 // A phone's main thread must not be held for long at a time (Lighthouse's Total Blocking Time, issue
-// 20): the bundle's evaluation, tailwind-merge's one-time set-up (its class table, built on the first
-// `cn` call: the largest single cost of the first render) and the first render each get a task.
+// 20): the bundle's evaluation, applying the stylesheet (its parse), tailwind-merge's one-time set-up
+// (its class table, built on the first `cn` call) and the first render each get a task, and the first
+// render is a transition, which React renders in short slices.
 void (async () => {
+  await nextTask();
+  const stylesApplied = applyPreloadedStylesheets();
   await nextTask();
   cn("p-0");
   await stylesApplied;
   await nextTask();
-  createRoot(container).render(
-    <StrictMode>
-      <trpc.Provider client={trpcClient} queryClient={queryClient}>
-        <QueryClientProvider client={queryClient}>
-          <RouterProvider router={router} />
-        </QueryClientProvider>
-      </trpc.Provider>
-    </StrictMode>,
+  const root = createRoot(container);
+  startTransition(() =>
+    root.render(
+      <StrictMode>
+        <trpc.Provider client={trpcClient} queryClient={queryClient}>
+          <QueryClientProvider client={queryClient}>
+            <RouterProvider router={router} />
+          </QueryClientProvider>
+        </trpc.Provider>
+      </StrictMode>,
+    ),
   );
 })();
 
