@@ -135,3 +135,10 @@ test("the boot screen shows without the stylesheet, and the app waits for it (fe
   await expect(page.locator("body")).toHaveCSS("background-color", "rgb(246, 248, 248)");
   expect(sheets).toHaveLength(1);
 });
+
+test("a stylesheet that fails to load leaves the app usable, unstyled", async ({ page, user }) => {
+  await page.route(/\/assets\/[^/]+\.css$/, (route) => route.abort());
+  await page.goto("/", { waitUntil: "domcontentloaded" });
+  await expect(page.getByText(`Welcome, ${user.username}`)).toBeVisible();
+  await expect(page.locator(".boot-screen")).toHaveCount(0);
+});

@@ -52,7 +52,7 @@ export function usePainted(): boolean {
  * How long after the page's load event background work waits: past the first screen's own requests
  * and tasks on a phone (on slow 4G they take a second or two), which it would otherwise lengthen.
  */
-export const BACKGROUND_START_MS = 2_500;
+const BACKGROUND_START_MS = 2_500;
 
 /**
  * Runs `task` BACKGROUND_START_MS after the page has loaded, when the browser is next idle: for work
