@@ -7,7 +7,7 @@ export default defineConfig({
   },
   test: {
     environment: "node",
-    include: ["src/**/*.test.ts", "cli/**/*.test.ts"],
+    include: ["src/**/*.test.ts", "cli/**/*.test.ts", "scripts/**/*.test.ts"],
     globalSetup: ["./src/server/test/global-setup.ts"],
     setupFiles: ["./src/server/test/setup-each-file.ts"],
     testTimeout: 30_000,

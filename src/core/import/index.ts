@@ -21,17 +21,6 @@ export {
   UNREADABLE_EXCEL_MESSAGE,
   type Spreadsheet,
 } from "./workbook";
-export {
-  columnLabels,
-  defaultImportSettings,
-  detectColumns,
-  detectHeaderRow,
-  parseRows,
-  previewRows,
-  QA_NO_OPTIONS_REASON,
-  suggestImportSettings,
-  type ColumnDetection,
-  type DetectOptions,
-  type RowsPreview,
-} from "./parse-rows";
+export * from "./detect-columns";
+export { parseRows, QA_NO_OPTIONS_REASON } from "./parse-rows";
 export { firstAnswerLetter, readAnswerCell, type AnswerReading } from "./answer-cell";
