@@ -95,7 +95,9 @@ describe("prite import deck.apkg: the real decks", () => {
     expect(text.split("\n").length).toBeLessThan(15);
     // --verbose: every warning on its own line; --json: all of them, each with its note and kind.
     const verbose = formatImportSummary(summary, { verbose: true }).split("\n");
-    expect(verbose.filter((l) => / note \d+: Answer [A-D] inferred from the colour/.test(l))).toHaveLength(590);
+    expect(
+      verbose.filter((l) => / note \d+: Answer [A-D] inferred from the colour/.test(l)),
+    ).toHaveLength(590);
     const json = JSON.parse(JSON.stringify(summary)) as typeof summary;
     expect(json.warnings).toHaveLength(590);
     expect(json.warnings[0]).toEqual({
@@ -313,9 +315,9 @@ describe("prite import deck.apkg: generated decks", () => {
     await expect(
       runImport(api, [file], opts({ tagMap: path.join(tmp, "missing.csv") })),
     ).rejects.toThrow(/Cannot read .*missing\.csv: no such file, or no permission\./);
-    await expect(runImport(api, [EXPORT.replace(".apkg", ".csv")], opts({ tagMap: bad }))).rejects.toThrow(
-      "--tag-map applies to an Anki deck only.",
-    );
+    await expect(
+      runImport(api, [EXPORT.replace(".apkg", ".csv")], opts({ tagMap: bad })),
+    ).rejects.toThrow("--tag-map applies to an Anki deck only.");
     expect(await h.questionsCreatedBy(user.user.id)).toBe(0);
   });
 

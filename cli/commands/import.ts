@@ -14,7 +14,7 @@ import {
 } from "../../src/core/import";
 import { ANKI_WARNING_KINDS } from "../../src/core/import/anki/messages";
 import { NO_VALID_QUESTIONS_MESSAGE } from "../../src/core/import/errors";
-import { groupIssues } from "../../src/core/import/issue-groups";
+import { groupIssues, issueGroupLine } from "../../src/core/import/issue-groups";
 import { splitImportable, toImportItem, type CommitItem } from "../../src/core/import/plan";
 import { COMMIT_MAX } from "../../src/server/features/imports/imports.types";
 import { action } from "../command";
@@ -168,7 +168,6 @@ export async function readImportFiles(
   return { questions, errors, warnings, files: summaries };
 }
 
-
 /**
  * `prite import`: the web wizard's parse → duplicate check → one commit, with the duplicate resolution
  * chosen up front by --on-duplicate instead of per question (docs/decisions/050-cli-import.md).
@@ -225,7 +224,6 @@ export async function runImport(
   }
 }
 
-
 /**
  * The summary as the terminal shows it. Warnings of one kind are one line with their count and
  * first rows (a deck can warn on every note); `verbose` lists every one, as --json always does.
@@ -265,11 +263,9 @@ function groupedWarnings(warnings: readonly ImportRowError[]): string[] {
   const lines = files.flatMap((file) => {
     const own = warnings.filter((w) => w.file === file);
     const unit = own[0]?.unit ?? "row";
-    return groupIssues(own, (w) => w.row, ANKI_WARNING_KINDS).map((g) => {
-      const units = `${unit}${g.count === 1 ? "" : "s"}`;
-      const more = g.count > g.first.length ? ", …" : "";
-      return `  ${file}, ${g.count} ${units}: ${g.message} (${units} ${g.first.join(", ")}${more})`;
-    });
+    return groupIssues(own, (w) => w.row, ANKI_WARNING_KINDS).map(
+      (g) => `  ${file}${g.count === 1 ? "" : ","} ${issueGroupLine(g, unit)}`,
+    );
   });
   return lines.length < warnings.length ? [...lines, "  (--verbose lists each one)"] : lines;
 }

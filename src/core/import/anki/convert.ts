@@ -194,7 +194,8 @@ type Warn = (kind: AnkiWarningKind, message: string) => void;
 
 function warnMissing(images: string[], media: Map<string, Uint8Array>, warn: Warn): void {
   for (const name of images) {
-    if (!media.has(name)) warn("missingImage", `The image ${name} is not in the deck's media; it was left out.`);
+    if (!media.has(name))
+      warn("missingImage", `The image ${name} is not in the deck's media; it was left out.`);
   }
 }
 
@@ -311,7 +312,8 @@ function mcqFromFieldNames({ type, fields, options, warn }: NoteContext): McqRes
   const answer = answerField
     ? readAnswer(htmlToText(fields.get(answerField) ?? ""), opts, warn)
     : "";
-  if (!answerField) warn("noAnswerField", "The note has no answer field: set the answer while reviewing.");
+  if (!answerField)
+    warn("noAnswerField", "The note has no answer field: set the answer while reviewing.");
   return {
     question: draft(
       htmlToText(fields.get(questionField) ?? ""),
@@ -331,7 +333,10 @@ function readAnswer(raw: string, opts: Options, warn: Warn): "" | Letter {
   }
   const reading = readAnswerCell(raw.split("\n")[0] ?? "", opts);
   if (reading.kind === "letter") return reading.letter;
-  warn("unreadAnswer", `The answer "${raw.slice(0, 60)}" names no single option: set it while reviewing.`);
+  warn(
+    "unreadAnswer",
+    `The answer "${raw.slice(0, 60)}" names no single option: set it while reviewing.`,
+  );
   return "";
 }
 
@@ -396,7 +401,10 @@ function mcqFromFront({ type, fields, cards, options, warn }: NoteContext): McqR
     const coloured = answerByColour(backHtml);
     if (coloured) {
       answer = coloured;
-      warn("colourAnswer", `Answer ${coloured} inferred from the colour of its option on the back of the card.`);
+      warn(
+        "colourAnswer",
+        `Answer ${coloured} inferred from the colour of its option on the back of the card.`,
+      );
     }
   }
   if (answer === "") {
@@ -406,7 +414,8 @@ function mcqFromFront({ type, fields, cards, options, warn }: NoteContext): McqR
     );
     if (match) answer = match;
   }
-  if (answer === "") warn("noAnswer", "No answer found on the back of the card: set it while reviewing.");
+  if (answer === "")
+    warn("noAnswer", "No answer found on the back of the card: set it while reviewing.");
   const explanation = backLines
     .filter((line, at) => {
       if (at === answerLine || stemLines.has(line)) return false;

@@ -39,7 +39,12 @@ describe("Anki tags → categories (issue 31)", () => {
       "",
     ]);
     expect(tagCategories(notes)).toEqual([
-      { tag: "child_and_adolescent_psychiatry", category: "Child and adolescent psychiatry", notes: 2, rule: "leaf" },
+      {
+        tag: "child_and_adolescent_psychiatry",
+        category: "Child and adolescent psychiatry",
+        notes: 2,
+        rule: "leaf",
+      },
       { tag: "PRITE::Neuro::Neurology", category: "Neurology", notes: 2, rule: "leaf" },
     ]);
   });
@@ -111,7 +116,15 @@ describe("Anki tags → categories (issue 31)", () => {
   });
 
   it("property: a note's category is '' or what one of its tags sets, and a listed one wins", () => {
-    const level = fc.constantFrom("PRITE", "Neuro", "neurology", "Ethics", "marked", "x_y", "Child-Psychiatry");
+    const level = fc.constantFrom(
+      "PRITE",
+      "Neuro",
+      "neurology",
+      "Ethics",
+      "marked",
+      "x_y",
+      "Child-Psychiatry",
+    );
     const tag = fc.array(level, { minLength: 1, maxLength: 3 }).map((l) => l.join("::"));
     const notes = fc.array(
       fc.record({ tags: fc.array(tag, { maxLength: 4 }), deck: fc.constantFrom("Neuro", "Deck") }),
@@ -151,7 +164,13 @@ describe("parseTagMap: --tag-map's CSV rows", () => {
     [[["", "Ethics"]], "Row 1: the tag is empty."],
     [[["a", "Ethics", "extra"]], "Row 1: expected two fields, tag and category."],
     [[["a b", "Ethics"]], 'Row 1: "a b" is not an Anki tag (tags hold no spaces).'],
-    [[["a", "Ethics"], ["A", "Other"]], "Row 2: the tag A is given twice."],
+    [
+      [
+        ["a", "Ethics"],
+        ["A", "Other"],
+      ],
+      "Row 2: the tag A is given twice.",
+    ],
     [[["a", "x".repeat(101)]], "Row 1: the category is longer than 100 characters."],
   ])("refuses %j with its row", (rows, message) => {
     expect(() => parseTagMap(rows)).toThrow(new ImportError(message));

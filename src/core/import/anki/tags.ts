@@ -149,7 +149,8 @@ export function parseTagMap(rows: readonly (readonly string[])[]): Map<string, s
       throw new ImportError(`${at}: expected two fields, tag and category.`);
     }
     if (tag === "") throw new ImportError(`${at}: the tag is empty.`);
-    if (/\s/.test(tag)) throw new ImportError(`${at}: "${tag}" is not an Anki tag (tags hold no spaces).`);
+    if (/\s/.test(tag))
+      throw new ImportError(`${at}: "${tag}" is not an Anki tag (tags hold no spaces).`);
     if (choices.has(tag.toLowerCase())) {
       throw new ImportError(`${at}: the tag ${tag} is given twice.`);
     }

@@ -1,9 +1,10 @@
 import { Layers, Upload } from "lucide-react";
 import { useCallback, useId, useState } from "react";
 import type { AnkiPackage } from "@/core/import/anki";
-import { checkAnkiUpload } from "@/core/import/anki/messages";
+import { ANKI_WARNING_KINDS, checkAnkiUpload } from "@/core/import/anki/messages";
 import type { AnkiPlan } from "@/core/import/anki/plan";
 import { ImportError } from "@/core/import/errors";
+import { groupIssues } from "@/core/import/issue-groups";
 import { buildCommitItems, type DuplicateItem, type Resolution } from "@/core/import/plan";
 import type { Part, RowError } from "@/core/import/types";
 import { useBanner } from "@/web/components/ui/alert";
@@ -370,7 +371,12 @@ function DeckReview({
           <RowNoteList kind="errors" unit="Note" notes={asRows(plan.errors)} />
         )}
         {plan.warnings.length > 0 && (
-          <RowNoteList kind="warnings" unit="Note" notes={asRows(plan.warnings)} />
+          <RowNoteList
+            kind="warnings"
+            unit="Note"
+            notes={asRows(plan.warnings)}
+            groups={groupIssues(plan.warnings, (w) => w.note, ANKI_WARNING_KINDS)}
+          />
         )}
       </CardContent>
       <CardFooter className="flex-wrap justify-between">
