@@ -342,6 +342,7 @@ export function registerImportCommands(program: Command): void {
 Columns are detected from the header as in the web wizard; the flags override the detection.
 An Anki deck's notes become multiple-choice questions (options A-E) or flashcards (one per card), its
 images are uploaded with them, its deck name kept as their source; the column flags do not apply.
+Each tag sets a category (printed with the summary); --tag-map changes what a tag sets.
 The whole import is one transaction: either every question is saved or none is.
 
 Examples:
@@ -349,7 +350,8 @@ Examples:
   $ prite import mmlu.csv --no-header --year 2023 --dry-run
   $ prite import quiz.xlsx --sheet "Tesla Coils" --on-duplicate newer --public
   $ prite import a.csv b.csv --question-col A --option-cols B,C,D,E --answer-col F --json
-  $ prite import psychiatry.apkg --part 2 --year 2025 --keep-progress --on-duplicate newer`,
+  $ prite import psychiatry.apkg --part 2 --year 2025 --keep-progress --on-duplicate newer
+  $ prite import psychiatry.apkg --tag-map tags.csv --dry-run   # tags.csv: tag,category rows`,
     )
     .action(
       action(
