@@ -43,16 +43,27 @@ test("an Anki deck: uploaded on the Anki tab, reviewed, imported with its image,
   await expect(first.getByRole("listitem")).toHaveCount(3);
   await expect(first).toContainText("card #1 front");
 
+  // Issue 31: each tag with the category it sets ('food' and 'fruit' are on one note of three: their
+  // leaves; the note takes the first), changed here to a category of the list.
+  const food = page.getByLabel("Category for tag food");
+  await expect(food).toHaveValue("Food");
+  await expect(page.getByLabel("Category for tag fruit")).toHaveValue("Fruit");
+  await expect(first.getByRole("listitem").first()).toContainText("Food");
+  await food.fill("psychopharmacology");
+  await food.press("Enter");
+  await expect(food).toHaveValue("Psychopharmacology");
+  await expect(first.getByRole("listitem").first()).toContainText("Psychopharmacology");
+
   await page.getByRole("button", { name: "Import 3 Questions" }).click();
   await expect(page.getByRole("heading", { name: "Import Complete" })).toBeVisible();
   await expect(page.getByText("Successfully imported 3 questions!")).toBeVisible();
 
   // The image travelled with its flashcard: stored, and named by hash in the card's HTML.
-  const bank = await trpcQuery<{ questions: { text: string; questionType: string }[] }>(
-    page.request,
-    "users.exportQuestions",
-  );
+  const bank = await trpcQuery<{
+    questions: { text: string; questionType: string; category: string }[];
+  }>(page.request, "users.exportQuestions");
   const cards = bank.questions.filter((q) => q.questionType === "flashcard");
+  expect(cards.find((q) => q.text === "card #1 front")?.category).toBe("Psychopharmacology");
   expect(cards.map((q) => q.text.replace(/<img src="[0-9a-f]{64}">/, "[img]"))).toEqual(
     expect.arrayContaining(["card #1 front", "card #2 front", "card #3 with image [img]"]),
   );

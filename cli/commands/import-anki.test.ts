@@ -88,6 +88,25 @@ describe("prite import deck.apkg: the real decks", () => {
     expect(text).toMatch(
       /Skipped notes: 1\n {2}ham_extra_class_2024_2028\.apkg note \d+: A spreadsheet header/,
     );
+    // Issue 31: the 590 colour-inferred answers are one line with the count and the first notes.
+    expect(text).toContain(
+      "Warnings: 590\n  ham_extra_class_2024_2028.apkg, 590 notes: Answer inferred from the colour of its option on the back of the card. (notes 2, 3, 4, 5, 6, …)\n  (--verbose lists each one)",
+    );
+    expect(text.split("\n").length).toBeLessThan(15);
+    // --verbose: every warning on its own line; --json: all of them, each with its note and kind.
+    const verbose = formatImportSummary(summary, { verbose: true }).split("\n");
+    expect(
+      verbose.filter((l) => / note \d+: Answer [A-D] inferred from the colour/.test(l)),
+    ).toHaveLength(590);
+    const json = JSON.parse(JSON.stringify(summary)) as typeof summary;
+    expect(json.warnings).toHaveLength(590);
+    expect(json.warnings[0]).toEqual({
+      file: "ham_extra_class_2024_2028.apkg",
+      row: 2,
+      unit: "note",
+      kind: "colourAnswer",
+      message: expect.stringMatching(/^Answer [A-D] inferred from the colour/),
+    });
 
     // The same deck again: every question is a duplicate of the first import, skipped by default.
     const again = await runImport(api, [HAM], opts());
@@ -218,6 +237,88 @@ describe("prite import deck.apkg: generated decks", () => {
       .from(studyStates)
       .where(eq(studyStates.userId, user.user.id));
     expect(Number(states!.n)).toBe(0);
+  });
+
+  it("issue 31: tags set categories, the summary prints the mapping, --tag-map FILE changes it", async () => {
+    const note = (id: number, tags: string) => ({
+      id,
+      noteTypeId: BASIC.id,
+      fields: [`Tagged front ${id}`, `back ${id}`],
+      tags,
+    });
+    const deck: TestDeck = {
+      noteTypes: [BASIC],
+      notes: [
+        note(1, "PRITE::Neuro::Neurology"),
+        note(2, "child_and_adolescent_psychiatry"),
+        note(3, "PRITE::Neuro::Neurology marked"),
+        note(4, "child_and_adolescent_psychiatry"),
+      ],
+    };
+    const file = await writeDeck("tagged.apkg", deck);
+    const first = await resident();
+    const summary = await runImport(first.api, [file], opts());
+    const categories = async (userId: string) =>
+      (await ownQuestions(userId)).map((r) => [r.text, r.category]).sort();
+    expect(await categories(first.user.user.id)).toEqual([
+      ["Tagged front 1", "Neurology"],
+      ["Tagged front 2", "Child and adolescent psychiatry"],
+      ["Tagged front 3", "Neurology"],
+      ["Tagged front 4", "Child and adolescent psychiatry"],
+    ]);
+    expect(formatImportSummary(summary)).toContain(
+      [
+        "Tag categories (change with --tag-map FILE, CSV tag,category):",
+        "  child_and_adolescent_psychiatry → Child and adolescent psychiatry, 2 notes",
+        "  marked → no category (Anki's own tag), 1 note",
+        "  PRITE::Neuro::Neurology → Neurology, 2 notes",
+      ].join("\n"),
+    );
+
+    const map = path.join(tmp, "tags.csv");
+    fs.writeFileSync(
+      map,
+      'tag,category\nchild_and_adolescent_psychiatry,child psychiatry\n"PRITE::Neuro::Neurology",Neuroscience\n',
+    );
+    const second = await resident();
+    const mapped = await runImport(second.api, [file], opts({ tagMap: map }));
+    expect(await categories(second.user.user.id)).toEqual([
+      ["Tagged front 1", "Neuroscience"],
+      ["Tagged front 2", "Child Psychiatry"],
+      ["Tagged front 3", "Neuroscience"],
+      ["Tagged front 4", "Child Psychiatry"],
+    ]);
+    expect(mapped.deck!.tags).toContainEqual({
+      tag: "child_and_adolescent_psychiatry",
+      category: "Child Psychiatry",
+      notes: 2,
+      rule: "chosen",
+    });
+  });
+
+  it("a bad --tag-map file is refused in words, and nothing is imported", async () => {
+    const { user, api } = await resident();
+    const file = await writeDeck("tagged-bad.apkg", {
+      noteTypes: [BASIC],
+      notes: [{ id: 1, noteTypeId: BASIC.id, fields: ["f", "b"], tags: "Peds" }],
+    });
+    const bad = path.join(tmp, "bad-tags.csv");
+    fs.writeFileSync(bad, "Peds,Child Psychiatry\n,Ethics\n");
+    await expect(runImport(api, [file], opts({ tagMap: bad }))).rejects.toThrow(
+      "--tag-map bad-tags.csv: Row 2: the tag is empty. Nothing was imported.",
+    );
+    const unknown = path.join(tmp, "unknown-tags.csv");
+    fs.writeFileSync(unknown, "Pedz,Child Psychiatry\n");
+    await expect(runImport(api, [file], opts({ tagMap: unknown }))).rejects.toThrow(
+      "--tag-map unknown-tags.csv: the deck has no tag pedz. Nothing was imported.",
+    );
+    await expect(
+      runImport(api, [file], opts({ tagMap: path.join(tmp, "missing.csv") })),
+    ).rejects.toThrow(/Cannot read .*missing\.csv: no such file, or no permission\./);
+    await expect(
+      runImport(api, [EXPORT.replace(".apkg", ".csv")], opts({ tagMap: bad })),
+    ).rejects.toThrow("--tag-map applies to an Anki deck only.");
+    expect(await h.questionsCreatedBy(user.user.id)).toBe(0);
   });
 
   it("--keep-progress: each studied card's interval, ease, due, reps and lapses become the study state", async () => {

@@ -4,18 +4,16 @@ import {
   ANKI_MESSAGES,
   checkAnkiUpload,
   convertAnkiPackage,
+  parseTagMap,
   readAnkiPackage,
   type NoteIssue,
+  type TagCategory,
+  type TagCategoryChoices,
 } from "../../src/core/import/anki";
-import {
-  ankiCheckItem,
-  ankiCommitQuestion,
-  planAnkiImport,
-  type AnkiCommitQuestion,
-} from "../../src/core/import/anki/plan";
-import { uploadDeckImages } from "../../src/core/import/anki/upload";
+import { parseCsv } from "../../src/core/import";
+import { prepareAnkiCommit } from "../../src/core/import/anki/commit";
+import { ankiCheckItem, planAnkiImport } from "../../src/core/import/anki/plan";
 import { ImportError } from "../../src/core/import/errors";
-import type { CommitItem } from "../../src/core/import/plan";
 import { parsePart, parseYear, usage } from "../options";
 import { CliError } from "../output";
 import type { Api } from "../runtime";
@@ -27,7 +25,7 @@ import {
   type ImportSummary,
   type OnDuplicate,
   type Progress,
-} from "./import";
+} from "./import-common";
 
 /** Anki packages `prite import` reads (issue 17). */
 export const isAnkiFile = (file: string): boolean => /\.(?:apkg|colpkg)$/i.test(file);
@@ -52,17 +50,21 @@ export async function runAnkiImport(
   } catch {
     throw new CliError(`Cannot read ${file}: no such file, or no permission.`);
   }
+  const tagChoices = opts.tagMap === undefined ? undefined : readTagMap(opts.tagMap);
   const inDeck = (e: NoteIssue): ImportRowError => ({
     file: name,
     row: e.note,
     message: e.message,
     unit: "note",
+    ...(e.kind ? { kind: e.kind } : {}),
   });
   try {
     checkAnkiUpload(name, size);
     progress.update("Reading the deck", 0, 1);
     const pkg = await readAnkiPackage(new Uint8Array(fs.readFileSync(file)));
-    const plan = planAnkiImport(convertAnkiPackage(pkg, { part, year }));
+    const conversion = convertAnkiPackage(pkg, { part, year, tagCategories: tagChoices });
+    if (tagChoices) checkTagsInDeck(opts.tagMap!, tagChoices, conversion.tags);
+    const plan = planAnkiImport(conversion, new Date());
     progress.update("Reading the deck", 1, 1);
     const errors = plan.errors.map(inDeck);
     const warnings = plan.warnings.map(inDeck);
@@ -73,6 +75,7 @@ export async function runAnkiImport(
       skippedNotes,
       images: plan.images.length,
       progressKept: 0,
+      tags: plan.tags,
     };
     const files: ImportSummary["files"] = [
       {
@@ -103,21 +106,12 @@ export async function runAnkiImport(
     };
     if (opts.dryRun) return summary;
 
-    // Only the images of questions that will be written are sent.
-    const needed = new Set(
-      plan.drafts.flatMap((d, i) => (resolved.items[i]!.action === "skip" ? [] : d.images)),
-    );
-    const hashes = await uploadDeckImages(
-      plan.images.filter((n) => needed.has(n)),
-      pkg.media,
-      (data) => api.imports.uploadMedia.mutate({ data }),
-      (done, all) => progress.update("Uploading images", done, all),
-    );
     const keepProgress = Boolean(opts.keepProgress);
-    const items: CommitItem<AnkiCommitQuestion>[] = plan.drafts.map((draft, i) => ({
-      question: ankiCommitQuestion(draft, plan.views[i]!, { hashes, keepProgress }),
-      ...resolved.items[i]!,
-    }));
+    const items = await prepareAnkiCommit(plan, pkg.media, resolved.items, {
+      upload: (data) => api.imports.uploadMedia.mutate({ data }),
+      keepProgress,
+      onProgress: (done, all) => progress.update("Uploading images", done, all),
+    });
     progress.update("Saving", 0, summary.imported + summary.merged);
     const result = await api.imports.commit.mutate({
       items,
@@ -137,9 +131,61 @@ export async function runAnkiImport(
 }
 
 /** Decks are imported one per command: each is its own commit and its own review. */
-export function checkAnkiFiles(files: string[]): string | null {
+export function checkAnkiFiles(files: string[], opts: ImportOptions = {}): string | null {
   const decks = files.filter(isAnkiFile);
-  if (decks.length === 0) return null;
+  if (decks.length === 0) {
+    if (opts.tagMap !== undefined) throw usage("--tag-map applies to an Anki deck only.");
+    return null;
+  }
   if (files.length > 1) throw usage("Import one Anki deck at a time, without other files.");
   return decks[0]!;
+}
+
+/** `--tag-map FILE`: CSV `tag,category` rows, read with the import's CSV reader. */
+export function readTagMap(file: string): Map<string, string> {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, "utf8");
+  } catch {
+    throw new CliError(`Cannot read ${file}: no such file, or no permission.`);
+  }
+  try {
+    return parseTagMap(parseCsv(text, { delimiter: "," }));
+  } catch (err) {
+    if (err instanceof ImportError) {
+      throw new CliError(`--tag-map ${path.basename(file)}: ${err.message} Nothing was imported.`);
+    }
+    throw err;
+  }
+}
+
+/** A tag the deck does not have is a typo more often than not: refused before anything is sent. */
+function checkTagsInDeck(file: string, choices: TagCategoryChoices, tags: TagCategory[]): void {
+  const known = new Set(tags.map((t) => t.tag.toLowerCase()));
+  const unknown = [...choices.keys()].filter((tag) => !known.has(tag));
+  if (unknown.length > 0) {
+    throw new CliError(
+      `--tag-map ${path.basename(file)}: the deck has no tag ${unknown.join(", ")}. Nothing was imported.`,
+    );
+  }
+}
+
+/** One line per tag: what it sets, and why it sets nothing. */
+export function formatTagCategories(tags: readonly TagCategory[]): string[] {
+  if (tags.length === 0) return [];
+  const why: Record<TagCategory["rule"], string> = {
+    list: "",
+    leaf: "",
+    chosen: "",
+    ankiTag: " (Anki's own tag)",
+    deckName: " (the deck's name)",
+    mostNotes: " (on more than half of the notes)",
+  };
+  return [
+    "Tag categories (change with --tag-map FILE, CSV tag,category):",
+    ...tags.map(
+      (t) =>
+        `  ${t.tag} → ${t.category === "" ? "no category" : t.category}${why[t.rule]}, ${t.notes} ${t.notes === 1 ? "note" : "notes"}`,
+    ),
+  ];
 }

@@ -12,80 +12,29 @@ import {
   type ParsedQuestion,
   type RowError,
 } from "../../src/core/import";
+import { ANKI_WARNING_KINDS } from "../../src/core/import/anki/messages";
 import { NO_VALID_QUESTIONS_MESSAGE } from "../../src/core/import/errors";
-import { chunk, splitImportable, toImportItem, type CommitItem } from "../../src/core/import/plan";
-import { CHECK_DUPLICATES_MAX, COMMIT_MAX } from "../../src/server/features/imports/imports.types";
+import { groupIssues, issueGroupLine } from "../../src/core/import/issue-groups";
+import { splitImportable, toImportItem, type CommitItem } from "../../src/core/import/plan";
+import { COMMIT_MAX } from "../../src/server/features/imports/imports.types";
 import { action } from "../command";
-import { checkAnkiFiles, runAnkiImport } from "./import-anki";
 import { parsePart, parseYear, usage } from "../options";
 import { CliError } from "../output";
 import type { Api } from "../runtime";
+import { checkAnkiFiles, formatTagCategories, runAnkiImport } from "./import-anki";
+import {
+  ON_DUPLICATE,
+  resolveDuplicates,
+  silentProgress,
+  withCommitCounts,
+  type ImportOptions,
+  type ImportRowError,
+  type ImportSummary,
+  type OnDuplicate,
+  type Progress,
+} from "./import-common";
 
-export type OnDuplicate = "skip" | "keep-both" | "newer" | "metadata";
-export const ON_DUPLICATE: readonly OnDuplicate[] = ["skip", "keep-both", "newer", "metadata"];
-
-export interface ImportOptions {
-  part?: string;
-  year?: string;
-  format?: string;
-  headerRow?: string;
-  /** commander's --no-header sets header to false. */
-  header?: boolean;
-  sheet?: string;
-  questionCol?: string;
-  optionCols?: string;
-  answerCol?: string;
-  categoryCol?: string;
-  explanationCol?: string;
-  public?: boolean;
-  onDuplicate?: string;
-  dryRun?: boolean;
-  /** Anki decks: each card's Anki scheduling becomes the study state. */
-  keepProgress?: boolean;
-}
-
-export interface ImportRowError {
-  file: string;
-  /** The row, or for an Anki deck the note (1-based, in creation order). */
-  row: number;
-  message: string;
-  unit?: "note";
-}
-
-export interface ImportSummary {
-  dryRun: boolean;
-  files: { file: string; sheet: string; questions: number; errors: number; warnings: number }[];
-  /** Questions read from the files (rows with errors not included). */
-  total: number;
-  duplicates: number;
-  merged: number;
-  imported: number;
-  skipped: number;
-  /** Duplicates whose match belongs to another user, so --on-duplicate newer|metadata skipped them. */
-  notMergeable: number;
-  /** Rows that could not become questions, with file and row number. */
-  errors: ImportRowError[];
-  /** Rows imported with a note from the parser (e.g. an answer it could not read: imported without one). */
-  warnings: ImportRowError[];
-  /** An Anki deck's counts by kind, the notes it skipped with the reason, images and kept progress. */
-  deck?: {
-    multipleChoice: number;
-    flashcards: number;
-    skippedNotes: ImportRowError[];
-    images: number;
-    progressKept: number;
-  };
-}
-
-export interface Progress {
-  update(label: string, done: number, total: number): void;
-  done(): void;
-}
-
-export const silentProgress: Progress = { update: () => {}, done: () => {} };
-
-/** Questions per duplicate-check call: ten calls for a 10,000-row file, each well under the limit. */
-export const CLI_CHECK_BATCH = Math.min(1_000, CHECK_DUPLICATES_MAX);
+export type { ImportOptions, ImportRowError, ImportSummary, Progress } from "./import-common";
 
 /** 'B' or '2' → 1 (0-based column); spreadsheet letters or 1-based numbers, as a user reads them. */
 export function parseColumn(flag: string, value: string): number {
@@ -195,7 +144,10 @@ export async function readImportFiles(
     const name = path.basename(file);
     try {
       const sheet = await readSpreadsheet(name, bytes, opts.sheet ? { sheet: opts.sheet } : {});
-      const result = splitImportable(parseRows(sheet.rows, settingsFor(sheet.rows, opts)));
+      const result = splitImportable(
+        parseRows(sheet.rows, settingsFor(sheet.rows, opts)),
+        new Date(),
+      );
       const notes = result.warnings;
       const inFile = (e: RowError) => ({ file: name, row: e.row, message: e.message });
       questions.push(...result.questions);
@@ -216,66 +168,6 @@ export async function readImportFiles(
   return { questions, errors, warnings, files: summaries };
 }
 
-export interface Resolved {
-  /** For each question in order: its action and whether it had a duplicate. */
-  items: Omit<CommitItem, "question">[];
-  duplicates: number;
-  merged: number;
-  skipped: number;
-  notMergeable: number;
-}
-
-/**
- * The duplicate check in batches, each flagged question resolved by --on-duplicate: skip, keep both,
- * or merge (newer/metadata) into the caller's own match; another user's match is skipped.
- */
-export async function resolveDuplicates(
-  api: Api,
-  checkItems: readonly Parameters<
-    Api["imports"]["checkDuplicates"]["mutate"]
-  >[0]["questions"][number][],
-  mode: OnDuplicate,
-  progress: Progress,
-): Promise<Resolved> {
-  const out: Resolved = {
-    items: checkItems.map(() => ({ action: "create" })),
-    duplicates: 0,
-    merged: 0,
-    skipped: 0,
-    notMergeable: 0,
-  };
-  let done = 0;
-  progress.update("Checking for duplicates", 0, checkItems.length);
-  for (const batch of chunk(checkItems, CLI_CHECK_BATCH)) {
-    const offset = done;
-    const { results } = await api.imports.checkDuplicates.mutate({ questions: batch });
-    for (const result of results) {
-      if (!result.isDuplicate || result.matches.length === 0) continue;
-      const item = out.items[offset + result.index]!;
-      out.duplicates += 1;
-      item.hadDuplicate = true;
-      if (mode === "skip") {
-        item.action = "skip";
-        out.skipped += 1;
-      } else if (mode === "newer" || mode === "metadata") {
-        // Merging is only into the caller's own questions; another user's match is skipped.
-        const own = result.matches.find((m) => m.canMerge);
-        if (own) {
-          item.action = { merge: mode, targetId: own.question._id };
-          out.merged += 1;
-        } else {
-          item.action = "skip";
-          out.skipped += 1;
-          out.notMergeable += 1;
-        }
-      }
-    }
-    done += batch.length;
-    progress.update("Checking for duplicates", done, checkItems.length);
-  }
-  return out;
-}
-
 /**
  * `prite import`: the web wizard's parse → duplicate check → one commit, with the duplicate resolution
  * chosen up front by --on-duplicate instead of per question (docs/decisions/050-cli-import.md).
@@ -288,7 +180,7 @@ export async function runImport(
 ): Promise<ImportSummary> {
   const mode = onDuplicateOf(opts.onDuplicate);
   if (files.length === 0) throw usage("Name at least one file to import.");
-  const deck = checkAnkiFiles(files);
+  const deck = checkAnkiFiles(files, opts);
   if (deck !== null) return runAnkiImport(api, deck, opts, mode, progress);
   const read = await readImportFiles(files, opts);
   const { questions, errors, warnings } = read;
@@ -332,16 +224,11 @@ export async function runImport(
   }
 }
 
-/** The summary with the counts the commit reports (the server's word on what it did). */
-export function withCommitCounts(
-  summary: ImportSummary,
-  result: Pick<ImportSummary, "total" | "duplicates" | "merged" | "imported" | "skipped">,
-): ImportSummary {
-  const { total, duplicates, merged, imported, skipped } = result;
-  return { ...summary, total, duplicates, merged, imported, skipped };
-}
-
-export function formatImportSummary(s: ImportSummary): string {
+/**
+ * The summary as the terminal shows it. Warnings of one kind are one line with their count and
+ * first rows (a deck can warn on every note); `verbose` lists every one, as --json always does.
+ */
+export function formatImportSummary(s: ImportSummary, { verbose = false } = {}): string {
   const verb = s.dryRun ? "Would import" : "Imported";
   const d = s.deck;
   const lines = [
@@ -364,8 +251,23 @@ export function formatImportSummary(s: ImportSummary): string {
   for (const e of d?.skippedNotes ?? []) lines.push(row(e));
   for (const e of s.errors) lines.push(row(e));
   if (s.warnings.length > 0) lines.push(`Warnings: ${s.warnings.length}`);
-  for (const w of s.warnings) lines.push(row(w));
+  if (verbose) for (const w of s.warnings) lines.push(row(w));
+  else lines.push(...groupedWarnings(s.warnings));
+  if (d) lines.push(...formatTagCategories(d.tags));
   return lines.join("\n");
+}
+
+/** Per file, one line per kind of warning: '  ham.apkg, 590 notes: Answer inferred … (notes 2, 3, …)'. */
+function groupedWarnings(warnings: readonly ImportRowError[]): string[] {
+  const files = [...new Set(warnings.map((w) => w.file))];
+  const lines = files.flatMap((file) => {
+    const own = warnings.filter((w) => w.file === file);
+    const unit = own[0]?.unit ?? "row";
+    return groupIssues(own, (w) => w.row, ANKI_WARNING_KINDS).map(
+      (g) => `  ${file}${g.count === 1 ? "" : ","} ${issueGroupLine(g, unit)}`,
+    );
+  });
+  return lines.length < warnings.length ? [...lines, "  (--verbose lists each one)"] : lines;
 }
 
 /** A one-line bar on stderr, redrawn in place; only on a terminal and never with --json. */
@@ -429,6 +331,10 @@ export function registerImportCommands(program: Command): void {
       "--keep-progress",
       "Anki decks: keep each card's interval, ease, due date, reps and lapses",
     )
+    .option(
+      "--tag-map <file>",
+      "Anki decks: CSV of tag,category rows choosing the category each tag sets",
+    )
     .option("--dry-run", "show what would happen; save nothing")
     .addHelpText(
       "after",
@@ -436,6 +342,7 @@ export function registerImportCommands(program: Command): void {
 Columns are detected from the header as in the web wizard; the flags override the detection.
 An Anki deck's notes become multiple-choice questions (options A-E) or flashcards (one per card), its
 images are uploaded with them, its deck name kept as their source; the column flags do not apply.
+Each tag sets a category (printed with the summary); --tag-map changes what a tag sets.
 The whole import is one transaction: either every question is saved or none is.
 
 Examples:
@@ -443,7 +350,8 @@ Examples:
   $ prite import mmlu.csv --no-header --year 2023 --dry-run
   $ prite import quiz.xlsx --sheet "Tesla Coils" --on-duplicate newer --public
   $ prite import a.csv b.csv --question-col A --option-cols B,C,D,E --answer-col F --json
-  $ prite import psychiatry.apkg --part 2 --year 2025 --keep-progress --on-duplicate newer`,
+  $ prite import psychiatry.apkg --part 2 --year 2025 --keep-progress --on-duplicate newer
+  $ prite import psychiatry.apkg --tag-map tags.csv --dry-run   # tags.csv: tag,category rows`,
     )
     .action(
       action(
@@ -455,12 +363,12 @@ Examples:
                 ? lineProgress()
                 : silentProgress;
           const summary = await runImport(ctx.session.api, files, opts, progress);
-          ctx.out(formatImportSummary(summary), summary);
+          ctx.out(formatImportSummary(summary, { verbose: ctx.opts.verbose }), summary);
         },
         {
           validate: ([files, opts]) => {
             checkImportFlags(opts);
-            checkAnkiFiles(files);
+            checkAnkiFiles(files, opts);
           },
         },
       ),

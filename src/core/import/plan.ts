@@ -187,7 +187,7 @@ export function importProblem(question: ParsedQuestion, now: Date): string | nul
  * whole save later; the rest still imports. The parser's warnings pass through: those rows did
  * become questions. Used by the wizard and the CLI (`prite import`).
  */
-export function splitImportable(result: ParseRowsResult, now: Date = new Date()): ParseRowsResult {
+export function splitImportable(result: ParseRowsResult, now: Date): ParseRowsResult {
   const questions: ParsedQuestion[] = [];
   const errors: RowError[] = [...result.errors];
   for (const question of result.questions) {

@@ -84,6 +84,7 @@ describe("the real decks, with exact counts", () => {
       note: 2,
       noteId: 1740118295381,
       message: "Answer D inferred from the colour of its option on the back of the card.",
+      kind: "colourAnswer",
     });
   });
 
@@ -122,7 +123,7 @@ describe("the real decks, with exact counts", () => {
       type: "flashcard",
       part: "1",
       year: 2024,
-      category: "",
+      category: "Food",
       ankiCardOrd: 0,
     });
   });
@@ -295,6 +296,7 @@ describe("generated decks: note types to drafts", () => {
         note: 3,
         noteId: 3,
         message: 'The answer "Both" names no single option: set it while reviewing.',
+        kind: "unreadAnswer",
       },
     ]);
   });
@@ -364,7 +366,7 @@ describe("content, tags, media and progress", () => {
     ]);
   });
 
-  it("a tag or the leaf of a :: hierarchy sets the category; otherwise Uncategorized ('')", async () => {
+  it("a tag or a level of a :: hierarchy naming a category of the list sets it, the leaf first", async () => {
     const result = await convertDeck({
       noteTypes: [BASIC],
       decks: { 5: "PRITE::Part 1" },
@@ -388,7 +390,39 @@ describe("content, tags, media and progress", () => {
     expect(result.flashcards.map((f) => [f.category, f.source])).toEqual([
       ["Substance Use Disorders", "Default"],
       ["Obsessive-Compulsive Disorders", "PRITE::Part 1"],
-      ["", "Default"],
+      ["Psychopharmacology", "Default"],
+    ]);
+  });
+
+  it("issue 31: tags naming no category of the list set their leaf ('_' for spaces), except Anki's and deck-wide ones", async () => {
+    const note = (id: number, tags: string) => ({
+      id,
+      noteTypeId: BASIC.id,
+      fields: [`front ${id}`, `back ${id}`],
+      tags,
+    });
+    const result = await convertDeck({
+      noteTypes: [BASIC],
+      notes: [
+        note(1, "PRITE::Neuro::Neurology everywhere"),
+        note(2, "child_and_adolescent_psychiatry everywhere"),
+        note(3, "PRITE::Neuro::Neurology marked everywhere"),
+        note(4, "child_and_adolescent_psychiatry leech Default"),
+      ],
+    });
+    expect(result.flashcards.map((f) => f.category)).toEqual([
+      "Neurology",
+      "Child and adolescent psychiatry",
+      "Neurology",
+      "Child and adolescent psychiatry",
+    ]);
+    expect(result.tags.map((t) => [t.tag, t.category, t.rule])).toEqual([
+      ["child_and_adolescent_psychiatry", "Child and adolescent psychiatry", "leaf"],
+      ["Default", "", "deckName"],
+      ["everywhere", "", "mostNotes"],
+      ["leech", "", "ankiTag"],
+      ["marked", "", "ankiTag"],
+      ["PRITE::Neuro::Neurology", "Neurology", "leaf"],
     ]);
   });
 

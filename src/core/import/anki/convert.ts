@@ -1,4 +1,3 @@
-import { CATEGORIES } from "../../constants";
 import { readAnswerCell } from "../answer-cell";
 import { ImportError } from "../errors";
 import {
@@ -10,8 +9,15 @@ import {
   type Part,
 } from "../types";
 import { decodeEntities, htmlToText, imageNames, sanitizeHtml, stripSounds } from "./html";
-import { ANKI_MESSAGES } from "./messages";
+import { ANKI_MESSAGES, type AnkiWarningKind } from "./messages";
 import type { AnkiCard, AnkiNote, AnkiNoteType, AnkiPackage } from "./read";
+import {
+  categoryByTag,
+  noteCategory,
+  tagCategories,
+  type TagCategory,
+  type TagCategoryChoices,
+} from "./tags";
 import { clozeNumbers, isBlankField, renderTemplate } from "./template";
 
 /** A card's Anki scheduling, for "Keep my Anki progress"; null for cards never studied. */
@@ -59,6 +65,8 @@ export interface NoteIssue {
   note: number;
   noteId: number;
   message: string;
+  /** A warning's kind, by which the review and the CLI group warnings. */
+  kind?: AnkiWarningKind;
 }
 
 export interface AnkiConversion {
@@ -67,11 +75,15 @@ export interface AnkiConversion {
   /** Notes that became nothing, with the reason. */
   skipped: NoteIssue[];
   warnings: NoteIssue[];
+  /** Every tag of the deck with the category it sets (decision 285). */
+  tags: TagCategory[];
 }
 
 export interface AnkiConvertOptions {
   part: Part;
   year: number;
+  /** The user's category for some tags, overriding the rule ('' for none). */
+  tagCategories?: TagCategoryChoices;
 }
 
 const DAY_MS = 86_400_000;
@@ -89,7 +101,9 @@ export function convertAnkiPackage(pkg: AnkiPackage, options: AnkiConvertOptions
     list.push(card);
     cardsByNote.set(card.noteId, list);
   }
-  const out: AnkiConversion = { questions: [], flashcards: [], skipped: [], warnings: [] };
+  const tags = tagCategories(pkg.notes, options.tagCategories);
+  const byTag = categoryByTag(tags);
+  const out: AnkiConversion = { questions: [], flashcards: [], skipped: [], warnings: [], tags };
   pkg.notes.forEach((note, index) => {
     const issue = (message: string): NoteIssue => ({ note: index + 1, noteId: note.id, message });
     const type = types.get(note.noteTypeId);
@@ -98,8 +112,8 @@ export function convertAnkiPackage(pkg: AnkiPackage, options: AnkiConvertOptions
       return;
     }
     const cards = cardsByNote.get(note.id) ?? [];
-    const warn = (message: string): void => {
-      out.warnings.push(issue(message));
+    const warn: Warn = (kind, message) => {
+      out.warnings.push({ ...issue(message), kind });
     };
     const header = headerReason(note, type);
     if (header) {
@@ -122,7 +136,7 @@ export function convertAnkiPackage(pkg: AnkiPackage, options: AnkiConvertOptions
       return;
     }
     if (sounds.length > 0) {
-      warn(`Sound removed (${sounds.join(", ")}): PRITE Study does not play audio.`);
+      warn("sound", `Sound removed (${sounds.join(", ")}): PRITE Study does not play audio.`);
     }
     const origin = {
       ankiNoteId: note.id,
@@ -130,7 +144,7 @@ export function convertAnkiPackage(pkg: AnkiPackage, options: AnkiConvertOptions
       source: note.deck,
       tags: note.tags,
     };
-    const category = categoryOf(note.tags);
+    const category = noteCategory(note.tags, byTag);
     const mcq = multipleChoice({ type, fields, cards, options, warn });
     if (mcq) {
       const first = [...cards].sort((a, b) => a.ord - b.ord)[0];
@@ -175,13 +189,13 @@ export function convertAnkiPackage(pkg: AnkiPackage, options: AnkiConvertOptions
   return out;
 }
 
-function warnMissing(
-  images: string[],
-  media: Map<string, Uint8Array>,
-  warn: (message: string) => void,
-): void {
+/** Notes a warning about the note being converted. */
+type Warn = (kind: AnkiWarningKind, message: string) => void;
+
+function warnMissing(images: string[], media: Map<string, Uint8Array>, warn: Warn): void {
   for (const name of images) {
-    if (!media.has(name)) warn(`The image ${name} is not in the deck's media; it was left out.`);
+    if (!media.has(name))
+      warn("missingImage", `The image ${name} is not in the deck's media; it was left out.`);
   }
 }
 
@@ -203,27 +217,6 @@ function headerReason(note: AnkiNote, type: AnkiNoteType): string | null {
       v.toLowerCase() === type.fields[k]?.toLowerCase(),
   );
   return labels ? `A spreadsheet header row, not a card (${filled.join(", ")}).` : null;
-}
-
-const normalizeCategory = (s: string): string =>
-  s
-    .toLowerCase()
-    .replace(/[\s_-]+/g, " ")
-    .trim();
-const CATEGORY_BY_KEY = new Map(CATEGORIES.map((c) => [normalizeCategory(c), c]));
-
-/**
- * The first tag, or leaf of a '::' hierarchy, naming a PRITE category, case-insensitively and with
- * '_' or '-' for spaces (Anki tags cannot hold spaces: 'Substance_Use_Disorders'); else '' (shown
- * as Uncategorized).
- */
-export function categoryOf(tags: string[]): string {
-  for (const tag of tags) {
-    const leaf = tag.split("::").pop() ?? "";
-    const found = CATEGORY_BY_KEY.get(normalizeCategory(leaf));
-    if (found) return found;
-  }
-  return "";
 }
 
 function progressOf(card: AnkiCard, createdAt: number): AnkiProgress | null {
@@ -270,7 +263,7 @@ interface NoteContext {
   fields: Map<string, string>;
   cards: AnkiCard[];
   options: AnkiConvertOptions;
-  warn: (message: string) => void;
+  warn: Warn;
 }
 
 function multipleChoice(ctx: NoteContext): McqResult | null {
@@ -319,7 +312,8 @@ function mcqFromFieldNames({ type, fields, options, warn }: NoteContext): McqRes
   const answer = answerField
     ? readAnswer(htmlToText(fields.get(answerField) ?? ""), opts, warn)
     : "";
-  if (!answerField) warn("The note has no answer field: set the answer while reviewing.");
+  if (!answerField)
+    warn("noAnswerField", "The note has no answer field: set the answer while reviewing.");
   return {
     question: draft(
       htmlToText(fields.get(questionField) ?? ""),
@@ -332,14 +326,17 @@ function mcqFromFieldNames({ type, fields, options, warn }: NoteContext): McqRes
   };
 }
 
-function readAnswer(raw: string, opts: Options, warn: (message: string) => void): "" | Letter {
+function readAnswer(raw: string, opts: Options, warn: Warn): "" | Letter {
   if (raw === "") {
-    warn("The answer is empty: set it while reviewing.");
+    warn("emptyAnswer", "The answer is empty: set it while reviewing.");
     return "";
   }
   const reading = readAnswerCell(raw.split("\n")[0] ?? "", opts);
   if (reading.kind === "letter") return reading.letter;
-  warn(`The answer "${raw.slice(0, 60)}" names no single option: set it while reviewing.`);
+  warn(
+    "unreadAnswer",
+    `The answer "${raw.slice(0, 60)}" names no single option: set it while reviewing.`,
+  );
   return "";
 }
 
@@ -404,7 +401,10 @@ function mcqFromFront({ type, fields, cards, options, warn }: NoteContext): McqR
     const coloured = answerByColour(backHtml);
     if (coloured) {
       answer = coloured;
-      warn(`Answer ${coloured} inferred from the colour of its option on the back of the card.`);
+      warn(
+        "colourAnswer",
+        `Answer ${coloured} inferred from the colour of its option on the back of the card.`,
+      );
     }
   }
   if (answer === "") {
@@ -414,7 +414,8 @@ function mcqFromFront({ type, fields, cards, options, warn }: NoteContext): McqR
     );
     if (match) answer = match;
   }
-  if (answer === "") warn("No answer found on the back of the card: set it while reviewing.");
+  if (answer === "")
+    warn("noAnswer", "No answer found on the back of the card: set it while reviewing.");
   const explanation = backLines
     .filter((line, at) => {
       if (at === answerLine || stemLines.has(line)) return false;

@@ -11,7 +11,6 @@ export {
   type ReadAnkiOptions,
 } from "./read";
 export {
-  categoryOf,
   convertAnkiPackage,
   type AnkiConversion,
   type AnkiConvertOptions,
@@ -24,9 +23,19 @@ export {
 export { decodeEntities, htmlToText, imageNames, sanitizeHtml, stripSounds } from "./html";
 export {
   ANKI_MESSAGES,
+  ANKI_WARNING_KINDS,
   ANKI_ZIP_LIMITS,
   ANKI_ZIP_MESSAGES,
   checkAnkiUpload,
   MAX_ANKI_FILE_BYTES,
   type AnkiFileKind,
+  type AnkiWarningKind,
 } from "./messages";
+export {
+  chosenCategory,
+  parseTagMap,
+  tagCategories,
+  type TagCategory,
+  type TagCategoryChoices,
+  type TagRule,
+} from "./tags";

@@ -51,3 +51,19 @@ export function checkAnkiUpload(fileName: string, byteLength: number): AnkiFileK
   if (byteLength > MAX_ANKI_FILE_BYTES) throw new ImportError(ANKI_MESSAGES.fileTooLarge);
   return ext;
 }
+
+/**
+ * What each kind of note warning says about all the notes it is about: the line the CLI and the
+ * review print once for the kind, with its count and first notes (issue 31).
+ */
+export const ANKI_WARNING_KINDS = {
+  colourAnswer: "Answer inferred from the colour of its option on the back of the card.",
+  noAnswer: "No answer found on the back of the card: set it while reviewing.",
+  noAnswerField: "The note has no answer field: set the answer while reviewing.",
+  emptyAnswer: "The answer is empty: set it while reviewing.",
+  unreadAnswer: "The answer names no single option: set it while reviewing.",
+  sound: "Sound removed: PRITE Study does not play audio.",
+  missingImage: "An image is not in the deck's media; it was left out.",
+} as const;
+
+export type AnkiWarningKind = keyof typeof ANKI_WARNING_KINDS;

@@ -11,6 +11,7 @@ import type {
 } from "./convert";
 import { htmlToText } from "./html";
 import { withImageHashes } from "./image-refs";
+import type { TagCategory } from "./tags";
 
 /**
  * The Anki side of the import pipeline (issue 17 item 3): the converter's drafts as the same steps
@@ -77,6 +78,8 @@ export interface AnkiPlan {
   warnings: NoteIssue[];
   /** Media names the drafts show that the deck holds: what must be uploaded. */
   images: string[];
+  /** Every tag of the deck with the category it sets; the review lets the user change them. */
+  tags: TagCategory[];
 }
 
 const noteMessage = (note: number, message: string): string => `Note ${note}: ${message}`;
@@ -127,7 +130,7 @@ export function draftView(draft: AnkiDraft, note: number): ParsedQuestion {
  * The converter's output as the review step shows it: drafts in note order, those the bank would
  * refuse moved to `errors` (as `splitImportable` does for rows), the images to upload.
  */
-export function planAnkiImport(conversion: AnkiConversion, now: Date = new Date()): AnkiPlan {
+export function planAnkiImport(conversion: AnkiConversion, now: Date): AnkiPlan {
   const all: AnkiDraft[] = [...conversion.questions, ...conversion.flashcards];
   all.sort((a, b) => a.note - b.note || (a.ankiCardOrd ?? 0) - (b.ankiCardOrd ?? 0));
   const drafts: AnkiDraft[] = [];
@@ -160,6 +163,7 @@ export function planAnkiImport(conversion: AnkiConversion, now: Date = new Date(
     errors: errors.sort(byNote),
     warnings: [...conversion.warnings].sort(byNote),
     images: [...images],
+    tags: conversion.tags,
   };
 }
 

@@ -1,9 +1,10 @@
 import { Layers, Upload } from "lucide-react";
 import { useCallback, useId, useState } from "react";
 import type { AnkiPackage } from "@/core/import/anki";
-import { checkAnkiUpload } from "@/core/import/anki/messages";
+import { ANKI_WARNING_KINDS, checkAnkiUpload } from "@/core/import/anki/messages";
 import type { AnkiPlan } from "@/core/import/anki/plan";
 import { ImportError } from "@/core/import/errors";
+import { groupIssues } from "@/core/import/issue-groups";
 import { buildCommitItems, type DuplicateItem, type Resolution } from "@/core/import/plan";
 import type { Part, RowError } from "@/core/import/types";
 import { useBanner } from "@/web/components/ui/alert";
@@ -21,6 +22,7 @@ import { Checkbox } from "@/web/components/ui/checkbox";
 import { SpinnerIcon } from "@/web/components/ui/spinner";
 import { trpc } from "@/web/lib/trpc";
 import { cn } from "@/web/lib/utils";
+import { TagCategories } from "./anki-tag-categories";
 import { DuplicateDetection, type CommitInput, type CommitSummary } from "./duplicate-detection";
 import { ImportComplete } from "./import-complete";
 import { defaultYear, PartYearFields } from "./question-fields";
@@ -66,6 +68,8 @@ export function AnkiImport() {
   const [year, setYear] = useState(defaultYear);
   const [isPublic, setIsPublic] = useState(false);
   const [keepProgress, setKeepProgress] = useState(false);
+  // The user's category for each tag they changed (lower case → category); the rule for the rest.
+  const [tagChoices, setTagChoices] = useState<ReadonlyMap<string, string>>(new Map());
   const { show, clear, banner } = useBanner({ autoCloseMs: null });
   const [reading, setReading] = useState(false);
   const upload = trpc.imports.uploadMedia.useMutation();
@@ -81,6 +85,7 @@ export function AnkiImport() {
       const reader = await loadReader();
       const pkg = await reader.readDeck(bytes);
       const plan = reader.planDeck(pkg, { part, year });
+      setTagChoices(new Map());
       setFlow({ phase: "review", deck: { fileName: file.name, pkg, plan } });
     } catch (error) {
       if (!(error instanceof ImportError)) console.error("Anki deck not read", error);
@@ -101,9 +106,21 @@ export function AnkiImport() {
       const plan =
         deck.plan.drafts[0]?.part === part && deck.plan.drafts[0]?.year === year
           ? deck.plan
-          : reader.planDeck(deck.pkg, { part, year });
+          : reader.planDeck(deck.pkg, { part, year, tagCategories: tagChoices });
       const checkItems = plan.drafts.map((d, i) => reader.ankiCheckItem(d, plan.views[i]!));
       setFlow({ phase: "detect", deck, plan, checkItems, isPublic, keepProgress });
+    } catch (error) {
+      show("error", error instanceof ImportError ? error.message : "Failed to prepare the import");
+    }
+  };
+
+  const chooseTagCategory = async (deck: Loaded, tag: string, category: string) => {
+    const reader = await loadReader();
+    const next = new Map(tagChoices).set(tag.toLowerCase(), category);
+    try {
+      const plan = reader.planDeck(deck.pkg, { part, year, tagCategories: next });
+      setTagChoices(next);
+      setFlow({ phase: "review", deck: { ...deck, plan } });
     } catch (error) {
       show("error", error instanceof ImportError ? error.message : "Failed to prepare the import");
     }
@@ -124,6 +141,7 @@ export function AnkiImport() {
           onYear={setYear}
           onPublic={setIsPublic}
           onKeepProgress={setKeepProgress}
+          onTagCategory={(tag, category) => void chooseTagCategory(flow.deck, tag, category)}
           onBack={() => {
             clear();
             setFlow({ phase: "upload" });
@@ -170,23 +188,11 @@ function DeckDetection({
       resolutions: ReadonlyMap<number, Resolution>,
     ): Promise<CommitInput> => {
       const reader = await loadReader();
-      const actions = buildCommitItems(plan.views, duplicates, resolutions, (_q, i) => i);
-      // Only the images of questions that will be written are sent.
-      const needed = new Set(
-        plan.drafts.flatMap((d, i) => (actions[i]!.action === "skip" ? [] : d.images)),
-      );
-      const hashes = await reader.uploadDeckImages(
-        plan.images.filter((n) => needed.has(n)),
-        deck.pkg.media,
-        (data) => upload({ data }),
-      );
-      const items = actions.map(({ question: i, ...rest }) => ({
-        ...rest,
-        question: reader.ankiCommitQuestion(plan.drafts[i]!, plan.views[i]!, {
-          hashes,
-          keepProgress,
-        }),
-      }));
+      const actions = buildCommitItems(plan.views, duplicates, resolutions, () => null);
+      const items = await reader.prepareAnkiCommit(plan, deck.pkg.media, actions, {
+        upload: (data) => upload({ data }),
+        keepProgress,
+      });
       return { items, isPublic, ...(keepProgress ? { keepProgress: true } : {}) };
     },
     [plan, deck, upload, isPublic, keepProgress],
@@ -265,6 +271,7 @@ interface DeckReviewProps {
   onYear: (year: number) => void;
   onPublic: (value: boolean) => void;
   onKeepProgress: (value: boolean) => void;
+  onTagCategory: (tag: string, category: string) => void;
   onBack: () => void;
   onImport: () => void;
 }
@@ -281,6 +288,7 @@ function DeckReview({
   onYear,
   onPublic,
   onKeepProgress,
+  onTagCategory,
   onBack,
   onImport,
 }: DeckReviewProps) {
@@ -342,6 +350,7 @@ function DeckReview({
             </span>
           </label>
         </div>
+        <TagCategories tags={plan.tags} onChange={onTagCategory} />
         <ol className="grid gap-2" aria-label="First questions of the deck">
           {plan.views.slice(0, SHOWN).map((q, i) => (
             <li key={i} className="grid gap-1 rounded-md border p-3">
@@ -362,7 +371,12 @@ function DeckReview({
           <RowNoteList kind="errors" unit="Note" notes={asRows(plan.errors)} />
         )}
         {plan.warnings.length > 0 && (
-          <RowNoteList kind="warnings" unit="Note" notes={asRows(plan.warnings)} />
+          <RowNoteList
+            kind="warnings"
+            unit="Note"
+            notes={asRows(plan.warnings)}
+            groups={groupIssues(plan.warnings, (w) => w.note, ANKI_WARNING_KINDS)}
+          />
         )}
       </CardContent>
       <CardFooter className="flex-wrap justify-between">

@@ -7,10 +7,10 @@ import {
   convertAnkiPackage,
   readAnkiPackage,
   sqlJsLoader,
+  type AnkiConvertOptions,
   type AnkiPackage,
 } from "@/core/import/anki";
 import { planAnkiImport, type AnkiPlan } from "@/core/import/anki/plan";
-import type { Part } from "@/core/import/types";
 
 const loadSqlite = sqlJsLoader({ locateFile: () => wasmUrl });
 
@@ -18,10 +18,10 @@ export async function readDeck(bytes: Uint8Array): Promise<AnkiPackage> {
   return readAnkiPackage(bytes, { loadSqlite });
 }
 
-/** Notes → the review step's plan, for the part and year chosen. */
-export function planDeck(pkg: AnkiPackage, options: { part: Part; year: number }): AnkiPlan {
-  return planAnkiImport(convertAnkiPackage(pkg, options));
+/** Notes → the review step's plan, for the part, year and tag categories chosen. */
+export function planDeck(pkg: AnkiPackage, options: AnkiConvertOptions): AnkiPlan {
+  return planAnkiImport(convertAnkiPackage(pkg, options), new Date());
 }
 
-export { ankiCheckItem, ankiCommitQuestion } from "@/core/import/anki/plan";
-export { uploadDeckImages } from "@/core/import/anki/upload";
+export { prepareAnkiCommit } from "@/core/import/anki/commit";
+export { ankiCheckItem } from "@/core/import/anki/plan";

@@ -134,7 +134,7 @@ export function ImportWizard({ onImport, importing }: ImportWizardProps) {
     // Lets 'Processing...' paint before a large file is parsed.
     window.setTimeout(() => {
       try {
-        const result = splitImportable(parseRows(file.rows, settings));
+        const result = splitImportable(parseRows(file.rows, settings), new Date());
         if (result.questions.length === 0) {
           show("error", NO_VALID_QUESTIONS_MESSAGE);
           setRejected(result.errors);

@@ -1,4 +1,5 @@
 import { BULK_IMPORT } from "@/core/constants";
+import { issueGroupLine, type IssueGroup } from "@/core/import/issue-groups";
 import type { ImportSettings, ParsedQuestion, RowError } from "@/core/import/types";
 import { Badge } from "@/web/components/ui/badge";
 import { Button } from "@/web/components/ui/button";
@@ -164,11 +165,14 @@ export function RowNoteList({
   kind,
   notes,
   unit = "Row",
+  groups,
 }: {
   kind: keyof typeof DECK_NOTE_KINDS;
   notes: readonly RowError[];
   /** An Anki deck's problems are by note ('Note 12: …'). */
   unit?: "Row" | "Note";
+  /** One line per kind instead of one per row (a deck can warn on every note). */
+  groups?: readonly IssueGroup[];
 }) {
   const shown = notes.slice(0, NOTES_SHOWN);
   const { title, intro, className } =
@@ -184,15 +188,21 @@ export function RowNoteList({
       </h3>
       <p className="text-sm">{intro}</p>
       <ul className="grid max-h-64 gap-1 overflow-y-auto text-sm">
-        {shown.map((note, i) => (
+        {groups?.map((group, i) => (
           <li key={i} className="break-words">
-            {note.message.startsWith(`${unit} ${note.row}`)
-              ? note.message
-              : `${unit} ${note.row}: ${note.message}`}
+            {issueGroupLine(group, unit === "Note" ? "note" : "row")}
           </li>
         ))}
+        {!groups &&
+          shown.map((note, i) => (
+            <li key={i} className="break-words">
+              {note.message.startsWith(`${unit} ${note.row}`)
+                ? note.message
+                : `${unit} ${note.row}: ${note.message}`}
+            </li>
+          ))}
       </ul>
-      {notes.length > shown.length && (
+      {!groups && notes.length > shown.length && (
         <p className="text-sm">and {notes.length - shown.length} more</p>
       )}
     </section>
