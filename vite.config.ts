@@ -124,11 +124,12 @@ export default defineConfig({
             // Everything the entry loads statically: one file (the budget of scripts/check-bundle.mjs).
             { name: "index", tags: ["$initial"], priority: 3 },
             // The signed-in frame and the pieces nearly every page draws: one file for all of them (with
-            // the light stand-in of a Select, whose Radix code is in `forms` and loads when wanted).
+            // the light stand-in of a Select, whose Radix code is in `forms` and loads when wanted; and
+            // without the phone's More sheet, on Radix's Dialog, which loads when More is first wanted).
             {
               name: "app",
               priority: 2,
-              test: /src[\\/]web[\\/](routes[\\/]_app\.tsx|components[\\/]layout[\\/]|offline[\\/](offline-provider|store|sync-banner)\.tsx?|lib[\\/]after-paint\.ts|components[\\/]ui[\\/](alert|badge|button|card|input|label|progress|spinner|lazy-select|select-trigger)\.tsx?)|node_modules[\\/]lucide-react[\\/]/,
+              test: /src[\\/]web[\\/](routes[\\/]_app\.tsx|components[\\/]layout[\\/](?!more-sheet)|offline[\\/](offline-provider|store|sync-banner)\.tsx?|lib[\\/]after-paint\.ts|components[\\/]ui[\\/](alert|badge|button|card|input|label|progress|spinner|lazy-select|select-trigger)\.tsx?)|node_modules[\\/]lucide-react[\\/]/,
             },
             // The form controls of Study, Browse and the other pages with filters or dialogs.
             {

@@ -1,4 +1,4 @@
-import { expect, mainNav, test } from "./fixtures";
+import { expect, mainNav, navLink, test } from "./fixtures";
 
 test("the bottom tabs reach every page and mark the current one", async ({ page, user }) => {
   await page.goto("/");
@@ -12,11 +12,11 @@ test("the bottom tabs reach every page and mark the current one", async ({ page,
     { tab: "Home", path: "/", heading: "Dashboard" },
   ];
   for (const { tab, path, heading } of pages) {
-    const link = mainNav(page).getByRole("link", { name: tab });
-    await link.click();
+    await (await navLink(page, tab)).click();
     await expect(page).toHaveURL(new RegExp(`${path.replace("/", "\\/")}$`));
     await expect(page.getByRole("heading", { level: 1, name: heading })).toBeVisible();
-    await expect(link).toHaveAttribute("aria-current", "page");
+    await expect(await navLink(page, tab)).toHaveAttribute("aria-current", "page");
+    await page.keyboard.press("Escape");
   }
   await expect(mainNav(page).getByRole("link", { name: "Admin" })).toHaveCount(0);
 });
@@ -48,7 +48,7 @@ test("Settings opens the tab named in ?tab= and keeps the URL in step", async ({
 test("the admin sees the Admin tab and page", async ({ page, admin }) => {
   await page.goto("/");
   await expect(page.getByRole("banner")).toContainText(admin.username);
-  await mainNav(page).getByRole("link", { name: "Admin" }).click();
+  await (await navLink(page, "Admin")).click();
   await expect(page.getByRole("heading", { level: 1, name: "Admin Dashboard" })).toBeVisible();
 });
 

@@ -5,6 +5,7 @@ import {
   fillRegisterForm,
   logOutViaHeader,
   mainNav,
+  navLink,
   makeUser,
   registerViaUi,
   signInViaUi,
@@ -48,7 +49,7 @@ async function journey(page: Page) {
     await expectDashboard(page, first);
     await expect(page.getByRole("banner")).toContainText(first.username);
 
-    const adminTab = mainNav(page).getByRole("link", { name: "Admin" });
+    const adminTab = await navLink(page, "Admin");
     await expect(adminTab).toBeVisible();
     await adminTab.click();
     await expect(page).toHaveURL(/\/admin$/);
@@ -71,7 +72,7 @@ async function journey(page: Page) {
   });
 
   await test.step("log out from Settings > Account", async () => {
-    await mainNav(page).getByRole("link", { name: "Settings" }).click();
+    await (await navLink(page, "Settings")).click();
     await page.getByRole("tab", { name: "Account" }).click();
     await expect(page).toHaveURL(/\/settings\?tab=account$/);
     await page.getByRole("main").getByRole("button", { name: "Log Out" }).click();

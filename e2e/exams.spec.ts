@@ -72,6 +72,8 @@ test("a tutor exam: the explanation after each answer, the report, the incorrect
     if (i === 3) await page.keyboard.press("f");
     if (i < 5) await page.keyboard.press("n");
   }
+  // On a phone the numbered questions are behind the row that shows the progress.
+  await page.getByRole("button", { name: /^Questions/ }).click();
   await expect(page.getByRole("button", { name: "Question 3, answered, flagged" })).toBeVisible();
 
   page.once("dialog", (d) => void d.accept());
@@ -120,6 +122,7 @@ test("a timed exam runs on the server's clock: its time runs out with the page c
   await page.getByRole("radio", { name: /^A\. Wrong/ }).click({ button: "right" });
   await expect(page.getByRole("radio", { name: "A. Wrong (struck out)" })).toBeVisible();
   await page.keyboard.press("b");
+  await page.getByRole("button", { name: /^Questions/ }).click();
   await expect(page.getByRole("button", { name: "Question 1, answered" })).toBeVisible();
   const url = page.url();
   await page.waitForTimeout(500);

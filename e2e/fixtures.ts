@@ -158,6 +158,17 @@ export function mainNav(page: Page) {
   return page.getByRole("navigation", { name: "Main" });
 }
 
+/**
+ * A page's link in the main navigation, wherever it is: its own entry in the bottom bar, or on a phone
+ * (where the bar holds Home, Study, Exam and Browse) in the sheet that More opens, opened here.
+ */
+export async function navLink(page: Page, name: string): Promise<Locator> {
+  const inBar = mainNav(page).getByRole("link", { name, exact: true });
+  if (await inBar.isVisible()) return inBar;
+  await mainNav(page).getByRole("button", { name: "More", exact: true }).click();
+  return page.getByRole("dialog", { name: "More" }).getByRole("link", { name, exact: true });
+}
+
 // ---------------------------------------------------------------------------------------------
 // The server of the spec file being run, and calls to it.
 

@@ -12,6 +12,7 @@ import { errorMessage, trpc, type RouterOutputs } from "@/web/lib/trpc";
 import { cn } from "@/web/lib/utils";
 import { ExamResults } from "./exam-results";
 import { formatClock, modeLabel } from "./exam-text";
+import { QuestionNavigator } from "./question-navigator";
 
 type Exam = RouterOutputs["exams"]["get"];
 type ExamQuestion = Exam["questions"][number];
@@ -263,8 +264,10 @@ function ExamRunner({
   const longPressed = useRef(false);
 
   return (
-    <div className="grid gap-4">
+    // Tighter on a phone, so the question and its options fit the first screen (issue 31).
+    <div className="grid gap-3 sm:gap-4">
       <PageHeader
+        className="mb-0 sm:mb-4"
         title="Practice Exam"
         description={`${modeLabel(exam.mode)} · ${exam.questionCount} questions`}
         actions={
@@ -290,39 +293,13 @@ function ExamRunner({
       )}
       {banner}
 
-      <nav aria-label="Questions" className="flex flex-wrap gap-1.5">
-        {exam.questions.map((x, i) => {
-          const a = answers[x.questionId]!;
-          const answered = a.selected.length > 0;
-          const state = [answered ? "answered" : "not answered", a.flagged ? "flagged" : ""]
-            .filter(Boolean)
-            .join(", ");
-          return (
-            <button
-              key={x.questionId}
-              type="button"
-              onClick={() => go(i)}
-              aria-current={i === index ? "step" : undefined}
-              aria-label={`Question ${i + 1}, ${state}`}
-              className={cn(
-                "relative size-9 rounded-md border text-sm font-medium",
-                answered && "bg-primary/15 border-primary/40",
-                i === index && "ring-2 ring-primary",
-              )}
-            >
-              {i + 1}
-              {a.flagged && (
-                <Flag
-                  aria-hidden="true"
-                  className="absolute -top-1 -right-1 size-3 fill-warning text-warning"
-                />
-              )}
-            </button>
-          );
-        })}
-      </nav>
+      <QuestionNavigator
+        answers={exam.questions.map((x) => answers[x.questionId]!)}
+        index={index}
+        onJump={go}
+      />
 
-      <Card>
+      <Card className="gap-3 py-4 sm:gap-4 sm:py-5">
         <CardHeader className="gap-2">
           <div className="flex items-center justify-between gap-2">
             <CardTitle>

@@ -1,71 +1,108 @@
-import { Link, type LinkProps } from "@tanstack/react-router";
-import {
-  BookOpen,
-  Camera,
-  ClipboardList,
-  House,
-  Library,
-  Settings,
-  ShieldCheck,
-  Upload,
-  type LucideIcon,
-} from "lucide-react";
+import { Link, useRouterState } from "@tanstack/react-router";
+import { Ellipsis } from "lucide-react";
+import { lazy, Suspense, useRef, useState, type ReactNode } from "react";
 import { cn } from "@/web/lib/utils";
+import { navTabs, type Tab } from "./nav-tabs";
 
-interface Tab {
-  to: LinkProps["to"];
-  label: string;
-  /** The full name when the tab's label is shortened to fit a phone. */
-  name?: string;
-  icon: LucideIcon;
-  exact?: boolean;
+// Radix's Dialog is in the `forms` file: loaded when More is first wanted, never with the first screen.
+const loadMoreSheet = () => import("./more-sheet");
+const MoreSheet = lazy(loadMoreSheet);
+
+const ENTRY_CLASSES = cn(
+  "group flex min-h-14 w-full flex-col items-center justify-center gap-0.5 px-0.5 text-[11px] leading-tight font-medium",
+  "text-muted-foreground outline-none transition-colors hover:text-foreground",
+  "focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-inset",
+  "data-[status=active]:text-primary",
+);
+
+function EntryFace({ icon: Icon, label }: { icon: Tab["icon"]; label: ReactNode }) {
+  return (
+    <>
+      <span
+        className="flex h-7 w-12 max-w-full items-center justify-center rounded-full transition-colors group-data-[status=active]:bg-accent"
+        aria-hidden="true"
+      >
+        <Icon className="size-5" />
+      </span>
+      <span className="max-w-full truncate" data-nav-label>
+        {label}
+      </span>
+    </>
+  );
 }
 
-const TABS: readonly Tab[] = [
-  { to: "/", label: "Home", icon: House, exact: true },
-  { to: "/study", label: "Study", icon: BookOpen },
-  { to: "/exams", label: "Exam", name: "Practice Exam", icon: ClipboardList },
-  { to: "/capture", label: "Capture", icon: Camera },
-  { to: "/import", label: "Import", icon: Upload },
-  { to: "/browse", label: "Browse", icon: Library },
-  { to: "/settings", label: "Settings", icon: Settings },
-];
+function isCurrent(tab: Tab, pathname: string): boolean {
+  const to = String(tab.to);
+  return tab.exact ? pathname === to : pathname === to || pathname.startsWith(`${to}/`);
+}
 
-const ADMIN_TAB: Tab = { to: "/admin", label: "Admin", icon: ShieldCheck };
-
-/** Fixed to the bottom where the thumb is; clears the home indicator with the safe-area inset. */
+/**
+ * Fixed to the bottom where the thumb is; clears the home indicator with the safe-area inset. On a
+ * phone five entries, the last of them More (a sheet with the other pages); from `sm` up every page
+ * has its own entry, as before (issue 31).
+ */
 export function BottomNav({ isAdmin }: { isAdmin: boolean }) {
-  const tabs = isAdmin ? [...TABS, ADMIN_TAB] : TABS;
+  const tabs = navTabs(isAdmin);
+  const more = tabs.filter((tab) => tab.inMore);
+  const pathname = useRouterState({ select: (state) => state.location.pathname });
+  // The sheet is open on the page it was opened on: going to another page closes it, however.
+  const [openOn, setOpenOn] = useState<string | null>(null);
+  const open = openOn === pathname;
+  const [wanted, setWanted] = useState(false);
+  const moreButton = useRef<HTMLButtonElement>(null);
+  const want = () => {
+    if (!wanted) setWanted(true);
+    void loadMoreSheet().catch(() => {});
+  };
+  const moreIsCurrent = more.some((tab) => isCurrent(tab, pathname));
+
   return (
     <nav
       aria-label="Main"
       className="fixed inset-x-0 bottom-0 z-40 border-t bg-card/95 pb-[env(safe-area-inset-bottom)] backdrop-blur supports-[backdrop-filter]:bg-card/85"
     >
       <ul className="mx-auto flex max-w-3xl">
-        {tabs.map(({ to, label, name, icon: Icon, exact }) => (
-          <li key={label} className="min-w-0 flex-1">
+        {tabs.map(({ to, label, name, icon, exact, inMore }) => (
+          <li key={label} className={cn("min-w-0 flex-1", inMore && "hidden sm:block")}>
             <Link
               to={to}
               activeOptions={{ exact: exact ?? false, includeSearch: false }}
               aria-label={name}
-              className={cn(
-                "group flex min-h-14 flex-col items-center justify-center gap-0.5 px-0.5 text-[11px] leading-tight font-medium",
-                "text-muted-foreground outline-none transition-colors hover:text-foreground",
-                "focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-inset",
-                "data-[status=active]:text-primary",
-              )}
+              className={ENTRY_CLASSES}
             >
-              <span
-                className="flex h-7 w-12 max-w-full items-center justify-center rounded-full transition-colors group-data-[status=active]:bg-accent"
-                aria-hidden="true"
-              >
-                <Icon className="size-5" />
-              </span>
-              <span className="max-w-full truncate">{label}</span>
+              <EntryFace icon={icon} label={label} />
             </Link>
           </li>
         ))}
+        <li className="min-w-0 flex-1 sm:hidden">
+          <button
+            ref={moreButton}
+            type="button"
+            aria-haspopup="dialog"
+            aria-expanded={open}
+            data-status={moreIsCurrent ? "active" : undefined}
+            className={ENTRY_CLASSES}
+            onPointerEnter={want}
+            onFocus={want}
+            onClick={() => {
+              want();
+              setOpenOn(open ? null : pathname);
+            }}
+          >
+            <EntryFace icon={Ellipsis} label="More" />
+          </button>
+        </li>
       </ul>
+      {wanted && (
+        <Suspense fallback={null}>
+          <MoreSheet
+            tabs={more}
+            open={open}
+            returnFocusTo={moreButton}
+            onOpenChange={(next) => setOpenOn(next ? pathname : null)}
+          />
+        </Suspense>
+      )}
     </nav>
   );
 }

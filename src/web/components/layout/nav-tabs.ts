@@ -1,0 +1,43 @@
+import type { LinkProps } from "@tanstack/react-router";
+import {
+  BookOpen,
+  Camera,
+  ClipboardList,
+  House,
+  Library,
+  Settings,
+  ShieldCheck,
+  Upload,
+  type LucideIcon,
+} from "lucide-react";
+
+export interface Tab {
+  to: LinkProps["to"];
+  label: string;
+  /** The full name when the tab's label is shortened to fit a phone. */
+  name?: string;
+  icon: LucideIcon;
+  exact?: boolean;
+  /**
+   * Behind More on a phone (issue 31): five entries are what fits 320 px without cutting a label, so
+   * the bar keeps the pages of a study session and More holds the rest. Wider screens show them all.
+   */
+  inMore?: boolean;
+}
+
+const TABS: readonly Tab[] = [
+  { to: "/", label: "Home", icon: House, exact: true },
+  { to: "/study", label: "Study", icon: BookOpen },
+  { to: "/exams", label: "Exam", name: "Practice Exam", icon: ClipboardList },
+  { to: "/capture", label: "Capture", icon: Camera, inMore: true },
+  { to: "/import", label: "Import", icon: Upload, inMore: true },
+  { to: "/browse", label: "Browse", icon: Library },
+  { to: "/settings", label: "Settings", icon: Settings, inMore: true },
+];
+
+const ADMIN_TAB: Tab = { to: "/admin", label: "Admin", icon: ShieldCheck, inMore: true };
+
+/** The main navigation's entries, in their order on a wide screen; Admin only for admins. */
+export function navTabs(isAdmin: boolean): readonly Tab[] {
+  return isAdmin ? [...TABS, ADMIN_TAB] : TABS;
+}
