@@ -127,9 +127,10 @@ export function repeatedQuestions(reviews: readonly LogReview[]): { count: numbe
   return { count, alike: Math.max(0, ...byFirstRating.values()) };
 }
 
-export function keptDefaultsReason(reviews: readonly LogReview[]): string {
+export function keptDefaultsReason(reviews: readonly LogReview[], earlierFit: boolean): string {
   const { count, alike } = repeatedQuestions(reviews);
-  return `Kept the default parameters: FSRS fits to questions answered again on a later day, and needs at least ${ALIKE_QUESTIONS_NEEDED} that began alike (the same first rating, and 6 or more with the same wait in days). You have ${count} such ${count === 1 ? "question" : "questions"}, at most ${alike} with the same first rating. Keep studying and optimize again later.`;
+  const stays = earlierFit ? " Your parameters fitted earlier stay in use." : "";
+  return `Kept the default parameters: FSRS fits to questions answered again on a later day, and needs at least ${ALIKE_QUESTIONS_NEEDED} that began alike (the same first rating, and 6 or more with the same wait in days). You have ${count} such ${count === 1 ? "question" : "questions"}, at most ${alike} with the same first rating. Keep studying and optimize again later.${stays}`;
 }
 
 /** The FSRS defaults as fsrs-rs returns them (32-bit floats). */
@@ -153,7 +154,9 @@ export async function optimizeParameters(
   const trainItems = buildItems(train);
   const parameters = trainItems.length > 0 ? await fitted(trainItems) : null;
   const keptDefaults =
-    parameters === null || isDefaultParameters(parameters) ? keptDefaultsReason(train) : null;
+    parameters === null || isDefaultParameters(parameters)
+      ? keptDefaultsReason(train, current !== null)
+      : null;
   const before = evaluateParameters(test, current);
   return {
     reviewCount: train.length,
