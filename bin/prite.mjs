@@ -4,6 +4,16 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
+// A reader that went away (`prite … | head`) ends the command quietly, as git and gh do: no stack
+// trace, and the status of a process ended by SIGPIPE, so `set -o pipefail` sees it did not finish
+// (docs/decisions/280). Node ignores SIGPIPE itself, so the failed write is the only sign.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on("error", (err) => {
+    if (err.code === "EPIPE") process.exit(141);
+    throw err;
+  });
+}
+
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const bundle = path.join(root, "dist/cli/index.js");
 const stamp = path.join(root, "dist/.cli-stamp");

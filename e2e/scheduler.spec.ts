@@ -45,6 +45,8 @@ test("switching the scheduler changes the next interval shown on the rating butt
     page.getByText("The chance of remembering a question when it comes back"),
   ).toBeVisible();
   await expect(page.getByRole("button", { name: "Optimize" })).toBeDisabled();
+  // Issue 31: the page says which parameters are in use, the defaults included.
+  await expect(page.getByText("The default parameters are in use.")).toBeVisible();
 
   await chooseScheduler(page, "SM-2");
   expect(await answerAndReadEasy(page)).toBe("in 1 day");

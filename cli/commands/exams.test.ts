@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addQuestion } from "../../src/server/features/study/test-fixtures";
 import { createHarness, type Harness, type TestUser } from "../../src/server/test/harness";
 import { apiFromCaller } from "../runtime";
-import { createExamCommand, formatExams, formatResults, writeCsv } from "./exams";
+import { createExamCommand, formatExams, formatResults, listExamsCommand, writeCsv } from "./exams";
 
 let h: Harness;
 let chief: TestUser;
@@ -80,5 +80,57 @@ describe("prite exams", () => {
     await expect(createExamCommand(api, { size: "500" })).rejects.toThrow(
       "Number of questions must be a whole number from 5 to 150",
     );
+  });
+
+  // Issue 31: the list hid the mock exams the user gave.
+  it("list shows the exams you take and the mock exams you gave, with code, takers and status", async () => {
+    const giver = await h.user();
+    const api = apiFromCaller(giver.caller);
+    const own = await createExamCommand(api, { size: "5", mode: "tutor" });
+    const shared = (await createExamCommand(api, { size: "5", part: "1", shared: true })).json as {
+      code: string;
+    };
+    const closed = (await createExamCommand(api, { size: "5", part: "2", shared: true })).json as {
+      code: string;
+    };
+    await api.exams.close.mutate({ code: closed.code });
+    const finished = (await h.user()).caller;
+    const done = await finished.exams.join({ code: shared.code });
+    await finished.exams.submit({ examId: done.id });
+    await (await h.user()).caller.exams.join({ code: shared.code });
+
+    const { human, json } = await listExamsCommand(api);
+    const lines = human.split("\n");
+    expect(lines[0]).toBe("Exams you take:");
+    expect(human).toContain((own.json as { id: string }).id);
+    const given = lines.slice(lines.indexOf("Mock exams you gave:") + 1);
+    expect(given[0]).toMatch(/^created\s+code\s+mode\s+size\s+takers\s+in progress\s+status$/);
+    expect(given.find((l) => l.includes(shared.code))).toMatch(/\s5\s+1\s+1\s+open$/);
+    expect(given.find((l) => l.includes(closed.code))).toMatch(/\s5\s+0\s+0\s+closed$/);
+
+    const data = json as {
+      exams: { id: string }[];
+      mockExams: { code: string; takers: number; inProgress: number; status: string }[];
+    };
+    expect(data.exams.map((e) => e.id)).toEqual([(own.json as { id: string }).id]);
+    expect(data.mockExams.map((m) => [m.code, m.takers, m.inProgress, m.status])).toEqual([
+      [closed.code, 0, 0, "closed"],
+      [shared.code, 1, 1, "open"],
+    ]);
+  });
+
+  it("list with only mock exams given shows them, and nothing at all says how to start", async () => {
+    const giver = await h.user();
+    const api = apiFromCaller(giver.caller);
+    expect((await listExamsCommand(api)).human).toBe(
+      "No exams yet: create one with prite exams create.",
+    );
+    const shared = (await createExamCommand(api, { size: "5", shared: true })).json as {
+      code: string;
+    };
+    const { human } = await listExamsCommand(api);
+    expect(human.split("\n")[0]).toBe("Mock exams you gave:");
+    expect(human).toContain(shared.code);
+    expect(human).toContain("prite exams results CODE");
   });
 });

@@ -2,7 +2,10 @@ import fs from "node:fs";
 import type { Command } from "commander";
 import { EXAM_LIMITS, EXAM_MODES, EXAM_PARTS, EXAM_POOLS } from "../../src/core/exams";
 import type { ExamSummary } from "../../src/server/features/exams/exams.service";
-import type { MockResults } from "../../src/server/features/exams/mock-exams.service";
+import type {
+  MockExamSummary,
+  MockResults,
+} from "../../src/server/features/exams/mock-exams.service";
 import { action } from "../command";
 import { CliError, table } from "../output";
 import type { Api } from "../runtime";
@@ -75,11 +78,12 @@ export async function createExamCommand(api: Api, opts: CreateExamOptions) {
   }
 }
 
-export function formatExams(list: ExamSummary[]): string {
-  if (list.length === 0) return "No exams yet: create one with prite exams create.";
+const minuteOf = (iso: string) => iso.slice(0, 16).replace("T", " ");
+
+function examsTable(list: ExamSummary[]): string {
   return table(
     list.map((e) => ({
-      date: e.startedAt.slice(0, 16).replace("T", " "),
+      date: minuteOf(e.startedAt),
       mode: e.mode,
       size: e.questionCount,
       score:
@@ -89,6 +93,45 @@ export function formatExams(list: ExamSummary[]): string {
     })),
     ["date", "mode", "size", "score", "status", "id"],
   );
+}
+
+const mockStatus = (m: MockExamSummary) => (m.closed ? "closed" : "open");
+
+function mockExamsTable(mocks: MockExamSummary[]): string {
+  return table(
+    mocks.map((m) => ({
+      created: minuteOf(m.createdAt),
+      code: m.code,
+      mode: m.mode,
+      size: m.questionCount,
+      takers: m.takers,
+      "in progress": m.inProgress,
+      status: mockStatus(m),
+    })),
+    ["created", "code", "mode", "size", "takers", "in progress", "status"],
+  );
+}
+
+/** The exams the user takes, then the mock exams they gave (issue 31: these were missing). */
+export function formatExams(list: ExamSummary[], mocks: MockExamSummary[] = []): string {
+  if (list.length === 0 && mocks.length === 0)
+    return "No exams yet: create one with prite exams create.";
+  const sections: string[] = [];
+  if (list.length > 0) sections.push(`Exams you take:\n${examsTable(list)}`);
+  if (mocks.length > 0)
+    sections.push(
+      `Mock exams you gave:\n${mockExamsTable(mocks)}\nResults: prite exams results CODE`,
+    );
+  return sections.join("\n\n");
+}
+
+/** `prite exams list`: both lists come from the procedures the Practice Exam screen uses. */
+export async function listExamsCommand(api: Api) {
+  const [list, mocks] = await Promise.all([api.exams.list.query(), api.exams.mocks.query()]);
+  return {
+    human: formatExams(list, mocks),
+    json: { exams: list, mockExams: mocks.map((m) => ({ ...m, status: mockStatus(m) })) },
+  };
 }
 
 const seconds = (ms: number) => `${Math.round(ms / 1000)} s`;
@@ -195,11 +238,13 @@ Examples:
 
   exams
     .command("list")
-    .description("Your exams: date, mode, size, score and status")
+    .description(
+      "Your exams (date, mode, size, score, status) and the mock exams you gave (join code, takers, status)",
+    )
     .action(
       action(async (ctx) => {
-        const list = await ctx.session.api.exams.list.query();
-        ctx.out(formatExams(list), list);
+        const { human, json } = await listExamsCommand(ctx.session.api);
+        ctx.out(human, json);
       }),
     );
 }

@@ -7,6 +7,7 @@ import { formatOptimizations, toUserOptimization } from "./fsrs";
 
 let h: Harness;
 let me: TestUser;
+let few: TestUser;
 const DAY = 86_400_000;
 
 beforeAll(async () => {
@@ -23,18 +24,34 @@ beforeAll(async () => {
     let interval = 1;
     const rows = [];
     for (let k = 0; k < 10; k++) {
-      const isCorrect = rnd() < Math.exp(-interval / (6 + 10 * k)) + 0.2;
+      // Every card begins alike (Good), as FSRS needs to fit rather than keep its defaults.
+      const isCorrect = k === 0 || rnd() < Math.exp(-interval / (6 + 10 * k)) + 0.2;
       rows.push({
         userId: me.user.id,
         questionId: q.id,
         isCorrect,
-        difficulty: isCorrect ? Math.floor(rnd() * 3) : 1,
+        difficulty: k === 0 ? 1 : isCorrect ? Math.floor(rnd() * 3) : 1,
         reviewedAt: new Date(t),
       });
       interval = isCorrect ? interval * 2 + 1 : 1;
       t += interval * DAY;
     }
     await h.db.db.insert(reviews).values(rows);
+  }
+  // 400 reviews, but only 5 questions answered again on a later day.
+  few = await h.user();
+  for (let c = 0; c < 5; c++) {
+    const q = await addQuestion(h.db.db, few.user.id);
+    const t = Date.parse("2024-02-01T10:00:00Z") + c * 3_600_000;
+    await h.db.db.insert(reviews).values(
+      Array.from({ length: 80 }, (_, k) => ({
+        userId: few.user.id,
+        questionId: q.id,
+        isCorrect: true,
+        difficulty: 1,
+        reviewedAt: new Date(k === 79 ? t + 2 * DAY : t + k * 60_000),
+      })),
+    );
   }
 }, 120_000);
 afterAll(async () => {
@@ -48,8 +65,28 @@ describe("prite fsrs optimize", () => {
     const row = toUserOptimization(me.user.username, r);
     expect(row).toMatchObject({ username: me.user.username, reviewCount: 450 });
     expect(row.parameters).toHaveLength(21);
-    expect(row.fitted.logLoss).toBeLessThanOrEqual(row.default.logLoss + 1e-6);
+    expect(row.keptDefaults).toBeNull();
+    expect(row.fitted!.logLoss).toBeLessThanOrEqual(row.default.logLoss + 1e-6);
     expect(formatOptimizations([row])).toContain("log loss (fitted)");
     expect(formatOptimizations([])).toBe("No account has 400 reviews yet.");
+  }, 120_000);
+
+  // Issue 31: figures "fitted" equal to the defaults, when the optimizer had kept them.
+  it("says when it kept the default parameters and why: no fitted figures, nothing stored", async () => {
+    const api = apiFromCaller(few.caller);
+    const row = toUserOptimization(few.user.username, await api.study.optimize.mutate());
+    const text = formatOptimizations([row]);
+    expect(text).toMatch(/^Kept the default parameters: /);
+    expect(text).toContain("You have 5 such questions, at most 5 with the same first rating.");
+    expect(text).not.toContain("fitted)");
+    expect(row).toMatchObject({ fitted: null, parameters: null, reviewCount: 400 });
+    expect(row.keptDefaults).toBe(text);
+    expect((await api.study.scheduler.query()).customParameters).toBe(false);
+    const both = formatOptimizations([
+      toUserOptimization(me.user.username, await apiFromCaller(me.caller).study.optimize.mutate()),
+      row,
+    ]);
+    expect(both).toContain("log loss (fitted)");
+    expect(both).toContain(`\n${few.user.username}: kept the default parameters: `);
   }, 120_000);
 });

@@ -14,8 +14,12 @@ export interface UserOptimization {
   username: string;
   reviewCount: number;
   default: { logLoss: number; rmse: number };
-  fitted: { logLoss: number; rmse: number };
-  parameters: number[];
+  /** Null when the optimizer kept the defaults: nothing was fitted or stored (issue 31). */
+  fitted: { logLoss: number; rmse: number } | null;
+  /** The fitted parameters; null when the defaults were kept. */
+  parameters: number[] | null;
+  /** Why the defaults were kept, else null. */
+  keptDefaults: string | null;
 }
 
 export function toUserOptimization(username: string, r: OptimizeJson): UserOptimization {
@@ -23,21 +27,32 @@ export function toUserOptimization(username: string, r: OptimizeJson): UserOptim
     username,
     reviewCount: r.reviewCount,
     default: r.defaults,
-    fitted: r.after,
-    parameters: r.parameters,
+    fitted: r.keptDefaults ? null : r.after,
+    parameters: r.keptDefaults ? null : r.parameters,
+    keptDefaults: r.keptDefaults,
   };
 }
 
 export function formatOptimizations(list: UserOptimization[]): string {
   if (list.length === 0) return `No account has ${MIN_REVIEWS_TO_OPTIMIZE} reviews yet.`;
+  const kept = list.filter((u) => u.keptDefaults);
+  const fitted = list.filter((u) => !u.keptDefaults);
+  const lines = kept.map((u) =>
+    list.length === 1 ? u.keptDefaults! : `${u.username}: ${u.keptDefaults!.replace(/^K/, "k")}`,
+  );
+  if (fitted.length > 0) lines.unshift(fittedTable(fitted));
+  return lines.join("\n");
+}
+
+function fittedTable(list: UserOptimization[]): string {
   return table(
     list.map((u) => ({
       username: u.username,
       reviews: u.reviewCount,
       "log loss (default)": u.default.logLoss.toFixed(4),
-      "log loss (fitted)": u.fitted.logLoss.toFixed(4),
+      "log loss (fitted)": u.fitted!.logLoss.toFixed(4),
       "RMSE (default)": u.default.rmse.toFixed(4),
-      "RMSE (fitted)": u.fitted.rmse.toFixed(4),
+      "RMSE (fitted)": u.fitted!.rmse.toFixed(4),
     })),
     [
       "username",

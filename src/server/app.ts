@@ -136,6 +136,14 @@ const ALWAYS_REVALIDATED: ReadonlySet<string> = new Set([
   "manifest.webmanifest",
 ]);
 
+/**
+ * The file a request names, whichever copy of it is sent: with `preCompressed`, a browser asking for
+ * index.html is sent index.html.br or .gz (issue 31), and the caching rule belongs to index.html.
+ */
+function logicalFile(sentPath: string): string {
+  return path.basename(sentPath).replace(/\.(br|gz)$/, "");
+}
+
 /** The Content-Security-Policy (docs/decisions/062-content-security-policy.md). */
 export const CSP_DIRECTIVES = {
   defaultSrc: ["'self'"],
@@ -353,7 +361,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
         // browser compares sw.js byte for byte to find a new version (docs/decisions/190).
         if (filePath.includes(`${path.sep}assets${path.sep}`)) {
           res.header("Cache-Control", "public, max-age=31536000, immutable");
-        } else if (ALWAYS_REVALIDATED.has(path.basename(filePath))) {
+        } else if (ALWAYS_REVALIDATED.has(logicalFile(filePath))) {
           res.header("Cache-Control", "no-cache");
         }
       },

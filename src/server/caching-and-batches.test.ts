@@ -2,6 +2,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import zlib from "node:zlib";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp, TRPC_MAX_BATCH } from "./app";
@@ -22,6 +23,13 @@ beforeAll(async () => {
   fs.writeFileSync(path.join(webDir, "assets", "index-3f9a1c.js"), "export {};");
   fs.writeFileSync(path.join(webDir, "sw.js"), "self.addEventListener('fetch', () => {});");
   fs.writeFileSync(path.join(webDir, "manifest.webmanifest"), '{"name":"PRITE Study"}');
+  // As scripts/build.mjs does: browsers ask for these (issue 31), so the caching rules must hold
+  // whichever copy is sent.
+  for (const file of ["index.html", "assets/index-3f9a1c.js", "sw.js", "manifest.webmanifest"]) {
+    const data = fs.readFileSync(path.join(webDir, file));
+    fs.writeFileSync(path.join(webDir, `${file}.br`), zlib.brotliCompressSync(data));
+    fs.writeFileSync(path.join(webDir, `${file}.gz`), zlib.gzipSync(data));
+  }
   app = await buildApp({
     handle: h.db,
     config: { aiModel: null, throttle: DEFAULT_THROTTLE },
@@ -113,5 +121,31 @@ describe("Cache-Control", () => {
     const res = await app.inject({ method: "GET", url: "/assets/index-3f9a1c.js" });
     expect(res.statusCode).toBe(200);
     expect(res.headers["cache-control"]).toBe("public, max-age=31536000, immutable");
+  });
+
+  // Issue 31: every browser sends Accept-Encoding, and then the .br or .gz copy is what is sent.
+  const encodings = [
+    ["br", "br"],
+    ["gzip, deflate", "gzip"],
+    ["gzip, deflate, br, zstd", "br"],
+    [undefined, undefined],
+  ] as const;
+  const revalidated = ["/", "/study/session", "/sw.js", "/manifest.webmanifest"];
+  describe.each(encodings)("with Accept-Encoding: %s", (acceptEncoding, sent) => {
+    const headers = acceptEncoding ? { "accept-encoding": acceptEncoding } : {};
+
+    it.each(revalidated)("%s is revalidated on every load (no-cache)", async (url) => {
+      const res = await app.inject({ method: "GET", url, headers });
+      expect(res.statusCode).toBe(200);
+      expect(res.headers["content-encoding"]).toBe(sent);
+      expect(res.headers["cache-control"]).toBe("no-cache");
+    });
+
+    it("a hashed asset stays immutable", async () => {
+      const res = await app.inject({ method: "GET", url: "/assets/index-3f9a1c.js", headers });
+      expect(res.statusCode).toBe(200);
+      expect(res.headers["content-encoding"]).toBe(sent);
+      expect(res.headers["cache-control"]).toBe("public, max-age=31536000, immutable");
+    });
   });
 });

@@ -10,7 +10,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Difficulty } from "../../../core/constants";
-import { evaluateLog, parameterProblem } from "../../../core/srs/fsrs";
+import { DEFAULT_FSRS_PARAMETERS, evaluateLog, parameterProblem } from "../../../core/srs/fsrs";
 
 /** Reviews needed before "Optimize" is offered (as Anki asks for a few hundred). */
 export const MIN_REVIEWS_TO_OPTIMIZE = 400;
@@ -34,8 +34,10 @@ export interface OptimizeResult {
   before: Metrics;
   /** With the FSRS defaults. */
   defaults: Metrics;
-  /** With the fitted parameters. */
+  /** With the fitted parameters (those in use before when the defaults were kept). */
   after: Metrics;
+  /** Why the optimizer kept FSRS's defaults (no fit of this user's own), else null. */
+  keptDefaults: string | null;
 }
 
 const DAY_MS = 86_400_000;
@@ -52,7 +54,8 @@ export function fsrsRatingOf(review: Pick<LogReview, "isCorrect" | "difficulty">
  */
 export type OptimizerItem = [rating: number, deltaT: number][];
 
-export function buildItems(reviews: readonly LogReview[]): OptimizerItem[] {
+/** Each card's graded reviews, oldest first. */
+function gradedByCard(reviews: readonly LogReview[]): LogReview[][] {
   const byCard = new Map<string, LogReview[]>();
   for (const r of reviews) {
     if (fsrsRatingOf(r) === null) continue;
@@ -60,14 +63,20 @@ export function buildItems(reviews: readonly LogReview[]): OptimizerItem[] {
     list.push(r);
     byCard.set(r.questionId, list);
   }
+  const cards = [...byCard.values()];
+  for (const list of cards) list.sort((a, b) => a.reviewedAt.getTime() - b.reviewedAt.getTime());
+  return cards;
+}
+
+const daysBetween = (a: Date, b: Date) => Math.floor((b.getTime() - a.getTime()) / DAY_MS);
+
+export function buildItems(reviews: readonly LogReview[]): OptimizerItem[] {
   const items: OptimizerItem[] = [];
-  for (const list of byCard.values()) {
-    list.sort((a, b) => a.reviewedAt.getTime() - b.reviewedAt.getTime());
+  for (const list of gradedByCard(reviews)) {
     const history: [number, number][] = [];
     let prev: Date | null = null;
     for (const r of list) {
-      const deltaT = prev ? Math.floor((r.reviewedAt.getTime() - prev.getTime()) / DAY_MS) : 0;
-      history.push([fsrsRatingOf(r)!, deltaT]);
+      history.push([fsrsRatingOf(r)!, prev ? daysBetween(prev, r.reviewedAt) : 0]);
       prev = r.reviewedAt;
       // fsrs-rs aborts the process on an item without a day between reviews: keep only those with one.
       if (history.length > 1 && history.some(([, d]) => d > 0)) {
@@ -96,14 +105,70 @@ export function evaluateParameters(
 export const NOT_ENOUGH_REVIEWS = `Optimizing needs at least ${MIN_REVIEWS_TO_OPTIMIZE} reviews.`;
 export const OPTIMIZE_FAILED = "Your parameters could not be fitted; the current ones are kept.";
 
-/** Fits parameters to `train` and reports both parameter sets on `test` (the same reviews by default). */
+/**
+ * fsrs-rs fits to questions answered again on a later day, grouped by their first rating: per rating
+ * it sets aside the smallest groups of questions that waited the same number of days first, until 20
+ * are set aside, and any group under 6; with fewer than 8 reviews left it answers with its defaults,
+ * unchanged (issue 31). That is no fit, and must not be reported as one.
+ */
+export const ALIKE_QUESTIONS_NEEDED = 20;
+
+/** Questions answered again on a later day, and the most of them that share a first rating. */
+export function repeatedQuestions(reviews: readonly LogReview[]): { count: number; alike: number } {
+  const byFirstRating = new Map<number, number>();
+  let count = 0;
+  for (const list of gradedByCard(reviews)) {
+    if (!list.some((r, i) => i > 0 && daysBetween(list[i - 1]!.reviewedAt, r.reviewedAt) > 0))
+      continue;
+    count++;
+    const first = fsrsRatingOf(list[0]!)!;
+    byFirstRating.set(first, (byFirstRating.get(first) ?? 0) + 1);
+  }
+  return { count, alike: Math.max(0, ...byFirstRating.values()) };
+}
+
+export function keptDefaultsReason(reviews: readonly LogReview[], earlierFit: boolean): string {
+  const { count, alike } = repeatedQuestions(reviews);
+  const stays = earlierFit ? " Your parameters fitted earlier stay in use." : "";
+  return `Kept the default parameters: FSRS fits to questions answered again on a later day, and needs at least ${ALIKE_QUESTIONS_NEEDED} that began alike (the same first rating, and 6 or more with the same wait in days). You have ${count} such ${count === 1 ? "question" : "questions"}, at most ${alike} with the same first rating. Keep studying and optimize again later.${stays}`;
+}
+
+/** The FSRS defaults as fsrs-rs returns them (32-bit floats). */
+function isDefaultParameters(parameters: readonly number[]): boolean {
+  return (
+    parameters.length === DEFAULT_FSRS_PARAMETERS.length &&
+    parameters.every((p, i) => Math.abs(p - DEFAULT_FSRS_PARAMETERS[i]!) <= 1e-5)
+  );
+}
+
+/**
+ * Fits parameters to `train` and reports both parameter sets on `test` (the same reviews by default).
+ * When the optimizer keeps FSRS's defaults, `parameters` and `after` are those in use before (the
+ * defaults, or an earlier fit, which stays: decision 281).
+ */
 export async function optimizeParameters(
   train: readonly LogReview[],
   current: readonly number[] | null,
   test: readonly LogReview[] = train,
 ): Promise<OptimizeResult> {
   const trainItems = buildItems(train);
-  if (trainItems.length === 0) throw new Error(OPTIMIZE_FAILED);
+  const parameters = trainItems.length > 0 ? await fitted(trainItems) : null;
+  const keptDefaults =
+    parameters === null || isDefaultParameters(parameters)
+      ? keptDefaultsReason(train, current !== null)
+      : null;
+  const before = evaluateParameters(test, current);
+  return {
+    reviewCount: train.length,
+    parameters: keptDefaults ? [...(current ?? DEFAULT_FSRS_PARAMETERS)] : parameters!,
+    before,
+    defaults: evaluateParameters(test, null),
+    after: keptDefaults ? before : evaluateParameters(test, parameters),
+    keptDefaults,
+  };
+}
+
+async function fitted(trainItems: OptimizerItem[]): Promise<number[]> {
   let parameters: number[];
   try {
     parameters = await computeInChild(trainItems);
@@ -111,13 +176,7 @@ export async function optimizeParameters(
     throw new Error(OPTIMIZE_FAILED);
   }
   if (parameterProblem(parameters) !== null) throw new Error(OPTIMIZE_FAILED);
-  return {
-    reviewCount: train.length,
-    parameters,
-    before: evaluateParameters(test, current),
-    defaults: evaluateParameters(test, null),
-    after: evaluateParameters(test, parameters),
-  };
+  return parameters;
 }
 
 const CHILD = path.join("scripts", "fsrs-optimize-child.mjs");

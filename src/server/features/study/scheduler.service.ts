@@ -162,11 +162,14 @@ export interface OptimizeJson {
   after: Metrics;
   parameters: number[];
   rescheduled: number;
+  /** Why nothing was stored: the optimizer kept FSRS's defaults (issue 31); null after a fit. */
+  keptDefaults: string | null;
 }
 
 /**
  * "Optimize": fits FSRS parameters to the user's whole review log (off the request thread), stores
- * them once validated, and reschedules under FSRS. Refused under 400 reviews.
+ * them once validated, and reschedules under FSRS. Refused under 400 reviews. When the optimizer keeps
+ * FSRS's defaults nothing is stored or rescheduled, and the answer says why (decision 281).
  */
 export async function optimizeForUser(db: Db, userId: string): Promise<OptimizeJson> {
   const log = await reviewLog(db, userId);
@@ -178,6 +181,7 @@ export async function optimizeForUser(db: Db, userId: string): Promise<OptimizeJ
   } catch (error) {
     throw badRequest((error as Error).message);
   }
+  if (result.keptDefaults) return { ...result, rescheduled: 0 };
   return saveParameters(db, userId, result.parameters, result);
 }
 
@@ -198,5 +202,5 @@ export async function saveParameters(
     const settings = await schedulerSettings(tx, userId);
     return settings.scheduler === "fsrs" ? rescheduleFromLog(tx, userId, settings) : 0;
   });
-  return { ...metrics, parameters: [...parameters], rescheduled };
+  return { ...metrics, parameters: [...parameters], rescheduled, keptDefaults: null };
 }

@@ -1,7 +1,7 @@
 import { and, asc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Difficulty } from "../../../core/constants";
-import { isValidParameters } from "../../../core/srs/fsrs";
+import { DEFAULT_FSRS_PARAMETERS, isValidParameters } from "../../../core/srs/fsrs";
 import { replayReviews } from "../../../core/srs/replay";
 import { SM2_SETTINGS } from "../../../core/srs/schedule";
 import { reviews, studyStates, users } from "../../db/schema";
@@ -33,8 +33,9 @@ async function syntheticHistory(userId: string) {
     let interval = 1;
     for (let k = 0; k < 12; k++) {
       const recall = Math.exp(-interval / (10 + 8 * k));
-      const isCorrect = rnd() < recall + 0.25;
-      const difficulty = isCorrect ? (Math.floor(rnd() * 3) as Difficulty) : 1;
+      // Every card begins alike (Good, back 2 days later), as FSRS needs to fit (issue 31).
+      const isCorrect = k === 0 || rnd() < recall + 0.25;
+      const difficulty = k === 0 ? 1 : isCorrect ? (Math.floor(rnd() * 3) as Difficulty) : 1;
       log.push({ isCorrect, difficulty, reviewedAt: new Date(t) });
       interval = isCorrect ? Math.max(1, Math.round(interval * 2.2)) : 1;
       t += interval * DAY + Math.floor(rnd() * 6) * 3_600_000;
@@ -169,6 +170,69 @@ describe("scheduler settings (issue 19)", () => {
     const settings = await me.caller.study.scheduler();
     expect(settings.customParameters).toBe(true);
     expect(settings.parameters).toEqual(res.parameters.map((p) => expect.closeTo(p, 9)));
+  }, 120_000);
+});
+
+/**
+ * 400 reviews of which only `repeats` come back to a question on a later day: the rest are answers
+ * given again within the same day, which FSRS does not fit to.
+ */
+async function fewRepeats(userId: string, repeats: number) {
+  for (let c = 0; c < repeats; c++) {
+    const q = await addQuestion(h.db.db, userId);
+    const sameDay = Array.from({ length: 400 / repeats - 1 }, (_, k) => ({
+      userId,
+      questionId: q.id,
+      isCorrect: k % 3 !== 0,
+      difficulty: 1,
+      reviewedAt: new Date(T0 + c * 3_600_000 + k * 60_000),
+    }));
+    const later = {
+      ...sameDay[0]!,
+      isCorrect: true,
+      reviewedAt: new Date(T0 + c * 3_600_000 + 3 * DAY),
+    };
+    await h.db.db.insert(reviews).values([...sameDay, later]);
+  }
+}
+
+// Issue 31: with too few repeated reviews the optimizer returns FSRS's defaults; that is no fit.
+describe("optimizing with too few repeated reviews", () => {
+  it("says it kept the default parameters and why, and stores nothing", async () => {
+    const user = await h.user();
+    await fewRepeats(user.user.id, 10);
+    const res = await user.caller.study.optimize();
+    const settings = await user.caller.study.scheduler();
+    expect(settings.customParameters).toBe(false);
+    expect(settings.parameters).toBeNull();
+    expect(res.keptDefaults).toBe(
+      "Kept the default parameters: FSRS fits to questions answered again on a later day, and needs at least 20 that began alike (the same first rating, and 6 or more with the same wait in days). You have 10 such questions, at most 10 with the same first rating. Keep studying and optimize again later.",
+    );
+    expect(res.parameters).toEqual(DEFAULT_FSRS_PARAMETERS);
+    expect(res.after).toEqual(res.defaults);
+    expect(res.rescheduled).toBe(0);
+  }, 120_000);
+
+  it("keeps parameters fitted earlier in use, untouched", async () => {
+    const user = await h.user();
+    await fewRepeats(user.user.id, 8);
+    const earlier = DEFAULT_FSRS_PARAMETERS.map((p, i) => (i < 4 ? p * 2 : p));
+    await h.db.db.update(users).set({ fsrsParameters: earlier }).where(eq(users.id, user.user.id));
+    const res = await user.caller.study.optimize();
+    expect(res.keptDefaults).toContain(
+      "You have 8 such questions, at most 8 with the same first rating.",
+    );
+    expect(res.parameters).toEqual(earlier.map((p) => expect.closeTo(p, 9)));
+    expect(res.after).toEqual(res.before);
+    const settings = await user.caller.study.scheduler();
+    expect(settings.customParameters).toBe(true);
+    expect(settings.parameters).toEqual(earlier.map((p) => expect.closeTo(p, 9)));
+  }, 120_000);
+
+  it("a real fit says nothing of the kind", async () => {
+    const res = await me.caller.study.optimize();
+    expect(res.keptDefaults).toBeNull();
+    expect(res.parameters).not.toEqual(DEFAULT_FSRS_PARAMETERS.map((p) => expect.closeTo(p, 4)));
   }, 120_000);
 });
 

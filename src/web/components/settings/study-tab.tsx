@@ -5,6 +5,7 @@ import { Card, CardContent, CardHeader, CardTitle } from "@/web/components/ui/ca
 import { Input } from "@/web/components/ui/input";
 import { Label } from "@/web/components/ui/label";
 import { errorMessage, trpc, type RouterOutputs } from "@/web/lib/trpc";
+import { optimizeOutcome, parametersInUse } from "./optimize-text";
 
 type Optimized = RouterOutputs["study"]["optimize"];
 
@@ -86,7 +87,8 @@ export function StudyTab() {
       const result = await optimize.mutateAsync();
       setOptimized(result);
       await utils.study.scheduler.invalidate();
-      show("success", "Your parameters were fitted to your reviews");
+      const { banner } = optimizeOutcome(result);
+      if (banner) show("success", banner);
     } catch (error) {
       show("error", errorMessage(error, "Optimizing failed"));
     }
@@ -171,7 +173,7 @@ export function StudyTab() {
           <p className="text-sm text-muted-foreground">
             Optimize fits FSRS to your {data.reviewCount} reviews so it predicts your memory better
             {data.canOptimize ? "." : ` (from ${data.minReviewsToOptimize} reviews).`}
-            {data.customParameters ? " Your fitted parameters are in use." : ""}
+            {` ${parametersInUse(data.customParameters)}`}
           </p>
           <div>
             <Button
@@ -183,7 +185,12 @@ export function StudyTab() {
               Optimize
             </Button>
           </div>
-          {optimized && (
+          {optimized && optimizeOutcome(optimized).keptDefaults && (
+            <p className="text-sm" role="status">
+              {optimized.keptDefaults}
+            </p>
+          )}
+          {optimized && !optimizeOutcome(optimized).keptDefaults && (
             <table className="text-sm" aria-label="Prediction quality">
               <thead>
                 <tr>
