@@ -83,7 +83,7 @@ function localError(err: unknown): TRPCClientError<AppRouter> {
       code: TRPC_ERROR_CODES_BY_KEY[code],
       data: { code, httpStatus: 0, path: undefined },
     },
-  } as never);
+  });
   if (err instanceof Error && err.stack) clientError.stack = err.stack;
   return clientError;
 }

@@ -2,8 +2,10 @@ import { TRPCError } from "@trpc/server";
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteShorthandOptions } from "fastify";
 import { getHTTPStatusCodeFromError } from "@trpc/server/http";
 import { createCaller } from "../trpc/router";
-import { errorMessage } from "../trpc/init";
+import { errorMessage, signInRequired } from "../trpc/init";
+import type { Context } from "../trpc/context";
 import type { HttpContextFactory } from "../http-context";
+import { RestInputError } from "./input";
 
 export type Caller = ReturnType<typeof createCaller>;
 
@@ -14,6 +16,8 @@ export interface RestOptions {
   withError?: boolean;
   status?: number;
   bodyLimit?: number;
+  /** Answers without a session (register, login): input it cannot parse is a 400 to anyone. */
+  public?: true;
 }
 
 type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
@@ -37,12 +41,17 @@ export function restRoute(
     url,
     ...routeOpts,
     handler: async (req, reply) => {
+      let ctx: Context | undefined;
       try {
-        const ctx = await makeContext(req, reply, { returnToken: true });
+        ctx = await makeContext(req, reply, { returnToken: true });
         const result = await handler(createCaller(ctx), req, reply);
         if (reply.sent) return reply;
         return reply.status(opts.status ?? 200).send(result ?? { success: true });
-      } catch (err) {
+      } catch (caught) {
+        // The procedure checks the session before its input: so does the adapter's own parse.
+        const signedIn = Boolean(ctx?.user && ctx.session);
+        const err =
+          caught instanceof RestInputError && !opts.public && !signedIn ? signInRequired() : caught;
         const status = err instanceof TRPCError ? getHTTPStatusCodeFromError(err) : 500;
         // A database restart is expected and already answered 503: one line, not a stack per request.
         if (status === 503) req.log.warn({ path: req.url }, errorMessage(err));

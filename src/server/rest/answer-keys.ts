@@ -1,6 +1,13 @@
 import type { FastifyRequest } from "fastify";
 import { notFound } from "../errors";
-import { ANSWER_KEY_MESSAGES } from "../features/answer-keys/answer-keys.types";
+import {
+  ANSWER_KEY_MESSAGES,
+  ZApplyAnswerKeyRequest,
+  ZImportAnswerKeyRequest,
+  ZPartYear,
+  ZSaveAnswerKeyRequest,
+} from "../features/answer-keys/answer-keys.types";
+import { bodyInput, fieldsInput } from "./input";
 import type { RestRegistrar } from "./route";
 
 type PartYearParams = { part: string; year: string };
@@ -15,7 +22,7 @@ const body = (req: FastifyRequest): Record<string, unknown> =>
 export const registerAnswerKeyRoutes: RestRegistrar = (route) => {
   route("GET", "/api/answer-keys", (caller) => caller.answerKeys.list());
   route("GET", "/api/answer-keys/:part/:year", async (caller, req) => {
-    const key = await caller.answerKeys.get(partYear(req) as never);
+    const key = await caller.answerKeys.get(fieldsInput(ZPartYear, partYear(req)));
     if (!key) throw notFound(ANSWER_KEY_MESSAGES.NOT_FOUND);
     return key;
   });
@@ -26,18 +33,17 @@ export const registerAnswerKeyRoutes: RestRegistrar = (route) => {
     (caller, req) => {
       const input = body(req);
       return typeof input.text === "string" && input.answers === undefined
-        ? caller.answerKeys.importText(input as never)
-        : caller.answerKeys.save(input as never);
+        ? caller.answerKeys.importText(bodyInput(ZImportAnswerKeyRequest, input))
+        : caller.answerKeys.save(bodyInput(ZSaveAnswerKeyRequest, input));
     },
     { status: 201 },
   );
   route("DELETE", "/api/answer-keys/:part/:year", (caller, req) =>
-    caller.answerKeys.delete(partYear(req) as never),
+    caller.answerKeys.delete(fieldsInput(ZPartYear, partYear(req))),
   );
   route("POST", "/api/answer-keys/:part/:year/apply", (caller, req) =>
-    caller.answerKeys.applyToQuestions({
-      ...partYear(req),
-      overwrite: body(req).overwrite,
-    } as never),
+    caller.answerKeys.applyToQuestions(
+      fieldsInput(ZApplyAnswerKeyRequest, { ...partYear(req), overwrite: body(req).overwrite }),
+    ),
   );
 };

@@ -1,4 +1,13 @@
 import type { FastifyRequest } from "fastify";
+import {
+  ZCreateExamRequest,
+  ZExamAnswerRequest,
+  ZExamEliminateRequest,
+  ZExamFlagRequest,
+  ZExamReviewRequest,
+  ZJoinCodeInput,
+} from "../../core/schemas/exam";
+import { bodyInput, fieldsInput } from "./input";
 import type { RestRegistrar } from "./route";
 
 const body = (req: FastifyRequest): Record<string, unknown> =>
@@ -11,23 +20,37 @@ const code = (req: FastifyRequest) => (req.params as { code: string }).code;
  * (`/join`, `/mocks`) win over `/:id` (fastify matches static segments first).
  */
 export const registerExamRoutes: RestRegistrar = (route) => {
-  route("POST", "/api/exams", (caller, req) => caller.exams.create(body(req) as never), {
-    status: 201,
-  });
+  route(
+    "POST",
+    "/api/exams",
+    (caller, req) => caller.exams.create(bodyInput(ZCreateExamRequest, body(req))),
+    {
+      status: 201,
+    },
+  );
   route("GET", "/api/exams", (caller) => caller.exams.list());
   route("GET", "/api/exams/:id", (caller, req) => caller.exams.get({ examId: examId(req) }));
   route("DELETE", "/api/exams/:id", (caller, req) => caller.exams.delete({ examId: examId(req) }), {
     withSuccess: true,
   });
-  route("POST", "/api/exams/:id/answer", (caller, req) =>
-    caller.exams.answer({ ...body(req), examId: examId(req) } as never),
-  );
-  route("POST", "/api/exams/:id/flag", (caller, req) =>
-    caller.exams.flag({ ...body(req), examId: examId(req) } as never),
-  );
-  route("POST", "/api/exams/:id/eliminate", (caller, req) =>
-    caller.exams.eliminate({ ...body(req), examId: examId(req) } as never),
-  );
+  route("POST", "/api/exams/:id/answer", (caller, req) => {
+    const { questionId, selected, timeSpentMs } = body(req);
+    return caller.exams.answer(
+      fieldsInput(ZExamAnswerRequest, { examId: examId(req), questionId, selected, timeSpentMs }),
+    );
+  });
+  route("POST", "/api/exams/:id/flag", (caller, req) => {
+    const { questionId, flagged } = body(req);
+    return caller.exams.flag(
+      fieldsInput(ZExamFlagRequest, { examId: examId(req), questionId, flagged }),
+    );
+  });
+  route("POST", "/api/exams/:id/eliminate", (caller, req) => {
+    const { questionId, eliminated } = body(req);
+    return caller.exams.eliminate(
+      fieldsInput(ZExamEliminateRequest, { examId: examId(req), questionId, eliminated }),
+    );
+  });
   route("POST", "/api/exams/:id/submit", (caller, req) =>
     caller.exams.submit({ examId: examId(req) }),
   );
@@ -36,7 +59,9 @@ export const registerExamRoutes: RestRegistrar = (route) => {
   );
   route("GET", "/api/exams/:id/review", (caller, req) => {
     const { filter } = req.query as { filter?: string };
-    return caller.exams.review({ examId: examId(req), filter: (filter || undefined) as never });
+    return caller.exams.review(
+      fieldsInput(ZExamReviewRequest, { examId: examId(req), filter: filter || undefined }),
+    );
   });
   route("POST", "/api/exams/:id/study-incorrect", (caller, req) =>
     caller.exams.studyIncorrect({ examId: examId(req) }),
@@ -48,7 +73,7 @@ export const registerExamRoutes: RestRegistrar = (route) => {
     { status: 201 },
   );
   route("POST", "/api/exams/join", (caller, req) =>
-    caller.exams.join({ code: body(req).code } as never),
+    caller.exams.join(fieldsInput(ZJoinCodeInput, { code: body(req).code })),
   );
   route("GET", "/api/exams/mocks", (caller) => caller.exams.mocks());
   route("GET", "/api/exams/mocks/:code/results", (caller, req) =>

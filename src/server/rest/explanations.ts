@@ -1,3 +1,8 @@
+import {
+  ZGenerateExplanationRequest,
+  ZSaveExplanationRequest,
+} from "../features/explanations/explanations.types";
+import { bodyInput } from "./input";
 import type { RestRegistrar } from "./route";
 
 /** SPEC §7: both paths answer `{explanation}` / `{message, question}`; failures carry `error` too. */
@@ -5,15 +10,13 @@ export const registerExplanationRoutes: RestRegistrar = (route) => {
   route(
     "POST",
     "/api/explanation/generate",
-    (caller, req) => caller.explanations.generate(req.body as never),
+    (caller, req) => caller.explanations.generate(bodyInput(ZGenerateExplanationRequest, req.body)),
     { withError: true },
   );
   route(
     "POST",
     "/api/explanation/save",
-    (caller, req) => caller.explanations.save(req.body as never),
-    {
-      withError: true,
-    },
+    (caller, req) => caller.explanations.save(bodyInput(ZSaveExplanationRequest, req.body)),
+    { withError: true },
   );
 };

@@ -1,6 +1,16 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { BULK_BODY_LIMIT } from "../body-limits";
-import type { QuestionPage } from "../features/questions/questions.types";
+import type { z } from "zod";
+import { ZQuestionInput } from "../../core/schemas";
+import { ZFlashcardInput } from "../../core/schemas/flashcard";
+import {
+  type QuestionPage,
+  ZBulkCreateRequest,
+  ZListQuestionsRequest,
+  ZSearchQuestionsRequest,
+  ZUpdateQuestionRequest,
+} from "../features/questions/questions.types";
+import { bodyInput, fieldsInput, type RestFields } from "./input";
 import type { RestRegistrar } from "./route";
 
 type Query = Record<string, unknown>;
@@ -9,9 +19,9 @@ const query = (req: FastifyRequest): Query => (req.query ?? {}) as Query;
 const idParam = (req: FastifyRequest): string => (req.params as { id: string }).id;
 
 /** `page` is the documented name; `pageSize` or `limit` choose the page size. */
-const paging = (q: Query) => ({
-  cursor: q.page as never,
-  pageSize: (q.pageSize ?? q.limit) as never,
+const paging = (q: Query): RestFields<z.input<typeof ZListQuestionsRequest>> => ({
+  cursor: q.page,
+  pageSize: q.pageSize ?? q.limit,
 });
 
 const PAGE_HEADERS = [
@@ -44,19 +54,25 @@ function sendPage(req: FastifyRequest, reply: FastifyReply, page: QuestionPage) 
 
 export const registerQuestionRoutes: RestRegistrar = (route) => {
   route("GET", "/api/questions", async (caller, req, reply) =>
-    sendPage(req, reply, await caller.questions.list(paging(query(req)))),
+    sendPage(
+      req,
+      reply,
+      await caller.questions.list(fieldsInput(ZListQuestionsRequest, paging(query(req)))),
+    ),
   );
   route("GET", "/api/questions/search", async (caller, req, reply) => {
     const q = query(req);
-    const page = await caller.questions.search({
-      text: q.text as never,
-      part: q.part as never,
-      category: q.category as never,
-      visibility: q.visibility as never,
-      type: q.type as never,
-      source: q.source as never,
-      ...paging(q),
-    });
+    const page = await caller.questions.search(
+      fieldsInput(ZSearchQuestionsRequest, {
+        text: q.text,
+        part: q.part,
+        category: q.category,
+        visibility: q.visibility,
+        type: q.type,
+        source: q.source,
+        ...paging(q),
+      }),
+    );
     return sendPage(req, reply, page);
   });
   route("GET", "/api/questions/category-stats", (caller) => caller.questions.categoryStats());
@@ -64,7 +80,7 @@ export const registerQuestionRoutes: RestRegistrar = (route) => {
   route(
     "POST",
     "/api/questions/bulk",
-    (caller, req) => caller.questions.bulkCreate(req.body as never),
+    (caller, req) => caller.questions.bulkCreate(bodyInput(ZBulkCreateRequest, req.body)),
     {
       status: 201,
       bodyLimit: BULK_BODY_LIMIT,
@@ -76,14 +92,16 @@ export const registerQuestionRoutes: RestRegistrar = (route) => {
     "/api/questions",
     (caller, req) =>
       (req.body as { questionType?: unknown } | null)?.questionType === "flashcard"
-        ? caller.questions.createFlashcard(req.body as never)
-        : caller.questions.create(req.body as never),
+        ? caller.questions.createFlashcard(bodyInput(ZFlashcardInput, req.body))
+        : caller.questions.create(bodyInput(ZQuestionInput, req.body)),
     { status: 201 },
   );
   route("GET", "/api/questions/sources", (caller) => caller.questions.sources());
   route("GET", "/api/questions/:id", (caller, req) => caller.questions.get({ id: idParam(req) }));
   route("PUT", "/api/questions/:id", (caller, req) =>
-    caller.questions.update({ id: idParam(req), data: (req.body ?? {}) as never }),
+    caller.questions.update(
+      fieldsInput(ZUpdateQuestionRequest, { id: idParam(req), data: req.body ?? {} }),
+    ),
   );
   route("DELETE", "/api/questions/:id", (caller, req) =>
     caller.questions.delete({ id: idParam(req) }),

@@ -1,4 +1,7 @@
+import { ZDueQuery, ZRateInput, ZSyncInput } from "../../core/schemas/study";
 import { duePageJson } from "../features/study/study.service";
+import { ZRateFlashcardRequest } from "../features/study/study.router";
+import { bodyInput, fieldsInput } from "./input";
 import type { RestRegistrar } from "./route";
 
 /** Header carrying the full size of the due list; the body stays the documented list (decision 022). */
@@ -11,12 +14,14 @@ export const TOTAL_COUNT_HEADER = "x-total-count";
 export const registerStudyRoutes: RestRegistrar = (route) => {
   route("GET", "/api/questions/due", async (caller, req, reply) => {
     const query = req.query as Record<string, string | undefined>;
-    const page = await caller.study.due({
-      category: query.category || undefined,
-      // `pageSize` as on the other question lists (decision 022).
-      limit: (query.limit || query.pageSize || undefined) as never,
-      offset: (query.offset || undefined) as never,
-    });
+    const page = await caller.study.due(
+      fieldsInput(ZDueQuery, {
+        category: query.category || undefined,
+        // `pageSize` as on the other question lists (decision 022).
+        limit: query.limit || query.pageSize || undefined,
+        offset: query.offset || undefined,
+      }),
+    );
     reply.header(TOTAL_COUNT_HEADER, String(page.total));
     reply.header("access-control-expose-headers", TOTAL_COUNT_HEADER);
     // The list as PostgreSQL wrote it, neither parsed nor written again (issue 20).
@@ -29,7 +34,9 @@ export const registerStudyRoutes: RestRegistrar = (route) => {
   route("PATCH", "/api/questions/:id/study", (caller, req) => {
     const { id } = req.params as { id: string };
     const body = (req.body ?? {}) as { difficulty?: unknown };
-    return caller.study.rate({ questionId: id, difficulty: body.difficulty as never });
+    return caller.study.rate(
+      fieldsInput(ZRateInput, { questionId: id, difficulty: body.difficulty }),
+    );
   });
 
   // Issue 17: a flashcard rated Again/Hard/Good/Easy is its review.
@@ -40,12 +47,14 @@ export const registerStudyRoutes: RestRegistrar = (route) => {
       timeSpentMs?: unknown;
       sessionId?: unknown;
     };
-    return caller.study.rateFlashcard({
-      questionId: id,
-      rating: body.rating as never,
-      timeSpentMs: body.timeSpentMs as never,
-      sessionId: body.sessionId as never,
-    });
+    return caller.study.rateFlashcard(
+      fieldsInput(ZRateFlashcardRequest, {
+        questionId: id,
+        rating: body.rating,
+        timeSpentMs: body.timeSpentMs,
+        sessionId: body.sessionId,
+      }),
+    );
   });
 
   route("GET", "/api/questions/:id/next-intervals", (caller, req) => {
@@ -54,5 +63,7 @@ export const registerStudyRoutes: RestRegistrar = (route) => {
   });
 
   // Answers given offline (issue 18): idempotent by each answer's id, so a lost reply can be resent.
-  route("POST", "/api/study/sync", (caller, req) => caller.study.sync((req.body ?? {}) as never));
+  route("POST", "/api/study/sync", (caller, req) =>
+    caller.study.sync(bodyInput(ZSyncInput, req.body ?? {})),
+  );
 };

@@ -1,4 +1,7 @@
 import type { FastifyRequest } from "fastify";
+import { ZProfileInput, ZSettingsInput } from "../../core/schemas";
+import { ZCreateScoreRequest, ZUpdateScoreRequest } from "../features/scores/scores.types";
+import { bodyInput, fieldsInput } from "./input";
 import type { RestRegistrar } from "./route";
 
 function body(req: FastifyRequest): Record<string, unknown> {
@@ -17,13 +20,13 @@ export const registerUserRoutes: RestRegistrar = (route) => {
   route(
     "PUT",
     "/api/users/profile",
-    (caller, req) => caller.users.updateProfile(body(req) as never),
+    (caller, req) => caller.users.updateProfile(bodyInput(ZProfileInput, body(req))),
     withSuccess,
   );
   route(
     "PUT",
     "/api/users/settings",
-    (caller, req) => caller.users.updateSettings(body(req) as never),
+    (caller, req) => caller.users.updateSettings(bodyInput(ZSettingsInput, body(req))),
     withSuccess,
   );
   route(
@@ -57,11 +60,15 @@ export const registerUserRoutes: RestRegistrar = (route) => {
   route(
     "POST",
     "/api/users/prite-scores",
-    async (caller, req) => ({ score: await caller.scores.create(body(req) as never) }),
+    async (caller, req) => ({
+      score: await caller.scores.create(bodyInput(ZCreateScoreRequest, body(req))),
+    }),
     { status: 201 },
   );
   route("PUT", "/api/users/prite-scores/:id", async (caller, req) => ({
-    score: await caller.scores.update({ ...body(req), id: idParam(req) } as never),
+    score: await caller.scores.update(
+      fieldsInput(ZUpdateScoreRequest, { ...body(req), id: idParam(req) }),
+    ),
   }));
   route("DELETE", "/api/users/prite-scores/:id", (caller, req) =>
     caller.scores.delete({ id: idParam(req) }),

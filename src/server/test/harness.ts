@@ -1,4 +1,5 @@
 import type { FastifyInstance, LightMyRequestResponse } from "fastify";
+import { ZRegisterInput } from "../../core/schemas";
 import { createSession } from "../auth/session";
 import { buildApp } from "../app";
 import { registerUser } from "../features/auth/auth.service";
@@ -76,8 +77,9 @@ export async function createHarness(
           email: `${username}@example.test`,
           password: opts.password ?? "correct horse battery",
           confirmPassword: opts.password ?? "correct horse battery",
-          pgyLevel: opts.pgyLevel ?? "2",
-        } as never,
+          // A level a test names must be one the register form offers.
+          pgyLevel: ZRegisterInput.shape.pgyLevel.parse(opts.pgyLevel ?? "2"),
+        },
         { now: new Date(), timeZone: "UTC" },
       );
       let user = result.user;

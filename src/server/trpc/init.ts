@@ -103,9 +103,13 @@ const procedureUpkeep = t.middleware(async ({ ctx, type, path, getRawInput, next
 
 export const publicProcedure = t.procedure.use(procedureUpkeep);
 
+/** What a procedure that needs a session answers without one (REST answers it the same: rest/adapter.ts). */
+export const signInRequired = () =>
+  new TRPCError({ code: "UNAUTHORIZED", message: "Please sign in to continue" });
+
 export const protectedProcedure = publicProcedure.use(({ ctx, next }) => {
   if (!ctx.user || !ctx.session) {
-    throw new TRPCError({ code: "UNAUTHORIZED", message: "Please sign in to continue" });
+    throw signInRequired();
   }
   // tRPC merges this into the context; only the narrowed fields need naming.
   return next({ ctx: { user: ctx.user, session: ctx.session } });
