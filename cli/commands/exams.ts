@@ -8,6 +8,7 @@ import type {
 } from "../../src/server/features/exams/mock-exams.service";
 import { action } from "../command";
 import { CliError, table } from "../output";
+import { ZCreateExamRequest, type TCreateExamRequest } from "../../src/core/schemas/exam";
 import type { Api } from "../runtime";
 
 export interface CreateExamOptions {
@@ -20,25 +21,24 @@ export interface CreateExamOptions {
   shared?: boolean;
 }
 
-/** The command's options as the procedure's input; the server validates and words the errors. */
-function settingsOf(opts: CreateExamOptions) {
-  return {
-    ...(opts.size !== undefined ? { size: opts.size } : {}),
-    ...(opts.part !== undefined ? { part: opts.part } : {}),
-    ...(opts.mode !== undefined ? { mode: opts.mode } : {}),
-    ...(opts.secondsPerQuestion !== undefined
-      ? { secondsPerQuestion: opts.secondsPerQuestion }
-      : {}),
-    ...(opts.pool !== undefined ? { pool: opts.pool } : {}),
-    ...(opts.categories
-      ? {
-          categories: opts.categories
-            .split(",")
-            .map((c) => c.trim())
-            .filter(Boolean),
-        }
-      : {}),
-  } as never;
+/**
+ * The command's options as the procedure's input, parsed with the procedure's own schema: a bad
+ * option is a usage error in the words the server would answer with.
+ */
+function settingsOf(opts: CreateExamOptions): TCreateExamRequest {
+  const parsed = ZCreateExamRequest.safeParse({
+    size: opts.size,
+    part: opts.part,
+    mode: opts.mode,
+    secondsPerQuestion: opts.secondsPerQuestion,
+    pool: opts.pool,
+    categories: opts.categories
+      ?.split(",")
+      .map((c) => c.trim())
+      .filter(Boolean),
+  });
+  if (!parsed.success) throw new CliError(parsed.error.issues[0]?.message ?? "Invalid options", 2);
+  return parsed.data;
 }
 
 const minutes = (ms: number) => `${Math.round(ms / 60_000)} min`;
