@@ -143,14 +143,9 @@ export async function logReview(
   };
 }
 
-/** Upserts the user's study state (SM-2 or FSRS) for a question. */
-export async function saveState(
-  tx: Db,
-  key: { userId: string; questionId: string },
-  state: StudyState,
-  pendingReviewId: number | null,
-): Promise<StudyStateRow> {
-  const values = {
+/** A state as the columns of its row. */
+function stateColumns(state: StudyState) {
+  return {
     easeFactor: state.easeFactor,
     intervalDays: state.intervalDays,
     repetitions: state.repetitions,
@@ -159,8 +154,17 @@ export async function saveState(
     lastReviewedAt: state.lastReviewedAt,
     stability: state.stability ?? null,
     fsrsDifficulty: state.fsrsDifficulty ?? null,
-    pendingReviewId,
   };
+}
+
+/** Upserts the user's study state (SM-2 or FSRS) for a question. */
+export async function saveState(
+  tx: Db,
+  key: { userId: string; questionId: string },
+  state: StudyState,
+  pendingReviewId: number | null,
+): Promise<StudyStateRow> {
+  const values = { ...stateColumns(state), pendingReviewId };
   const [row] = await tx
     .insert(studyStates)
     .values({ ...key, ...values })
@@ -357,7 +361,7 @@ export async function saveReplayedStates(
   }
 }
 
-/** Rows per INSERT of imported states: 8 columns × 1000 stays far below PostgreSQL's 65,535 parameters. */
+/** Rows per INSERT of imported states: 10 columns × 1000 stays far below PostgreSQL's 65,535 parameters. */
 const IMPORT_CHUNK = 1000;
 
 /**
@@ -370,16 +374,7 @@ export async function keepImportedStates(
   userId: string,
   states: ReadonlyMap<string, StudyState>,
 ): Promise<number> {
-  const rows = [...states].map(([questionId, s]) => ({
-    userId,
-    questionId,
-    easeFactor: s.easeFactor,
-    intervalDays: s.intervalDays,
-    repetitions: s.repetitions,
-    lapses: s.lapses,
-    dueAt: s.dueAt,
-    lastReviewedAt: s.lastReviewedAt,
-  }));
+  const rows = [...states].map(([questionId, s]) => ({ userId, questionId, ...stateColumns(s) }));
   let written = 0;
   for (let start = 0; start < rows.length; start += IMPORT_CHUNK) {
     const inserted = await tx
