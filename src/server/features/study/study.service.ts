@@ -13,14 +13,8 @@ import { listDueQuestions } from "./due-page.service";
 import { STUDY_SESSION_NOT_FOUND } from "./study-writer.service";
 
 // What callers that name the study service (the REST layer, tests) read from the two modules.
-export { computeDuePage, duePageJson, listDueQuestions, type DuePage } from "./due-page.service";
-export {
-  FLASHCARD_IS_RATED,
-  NO_ANSWER_KEY,
-  NOT_AN_OPTION,
-  schedulerSettings,
-  STUDY_SESSION_NOT_FOUND,
-} from "./study-writer.service";
+export { computeDuePage, duePageJson, listDueQuestions } from "./due-page.service";
+export { FLASHCARD_IS_RATED, NOT_AN_OPTION, schedulerSettings } from "./study-writer.service";
 
 export interface StartedSession {
   /** Null when nothing is due: an empty start is not a study day (it would extend the streak). */
