@@ -20,7 +20,8 @@ import { createDb, type DbHandle } from "../src/server/db/client";
 import { runMigrations } from "../src/server/db/migrate";
 import { queryRows } from "../src/server/db/raw";
 import { exams } from "../src/server/db/schema";
-import { createExam, deleteExam } from "../src/server/features/exams/exams.service";
+import { createExam } from "../src/server/features/exams/exam-create.service";
+import { deleteExam } from "../src/server/features/exams/exams.service";
 import {
   joinMockExam,
   mockResults,

@@ -84,3 +84,14 @@ export function firstIssueMessage(error: z.ZodError): string {
 export function maxLengthMessage(label: string, max: number): string {
   return `${label} must be at most ${max} characters`;
 }
+
+/**
+ * A stored id's form: PostgreSQL's uuid, any version or variant (z.uuid() would refuse some it
+ * stores). Ids arrive in URLs and bodies; one of another form names no row, so callers answer it as a
+ * missing one instead of sending it to the database, which would fail on the cast.
+ */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function isUuid(value: string): boolean {
+  return UUID.test(value);
+}

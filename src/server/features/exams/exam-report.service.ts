@@ -4,18 +4,13 @@ import { scoreExam, type CategoryResult, type ReviewFilter } from "../../../core
 import { answerState as answerStateAfter } from "../../../core/srs/schedule";
 import { categoryLabel, percent } from "../../../core/stats";
 import type { Db } from "../../db/client";
-import { reviews, studyStates, users, type ExamRow } from "../../db/schema";
+import { reviews, users, type ExamRow } from "../../db/schema";
 import { answerCountsByUser } from "../stats/answer-log";
 import { imagesByQuestion } from "../questions/question-json";
-import { findVisibleQuestion } from "../study/question-access";
-import { saveState, schedulerSettings, toState } from "../study/study.service";
-import {
-  examItems,
-  examSummary,
-  feedbackOf,
-  loadFinishedExam,
-  type ExamSummary,
-} from "./exams.service";
+import { findVisibleQuestion } from "../questions/question-access";
+import { logReview, saveState, schedulerSettings } from "../study/study-writer.service";
+import { examItems, feedbackOf } from "./exam-answers.service";
+import { examSummary, loadFinishedExam, type ExamSummary } from "./exams.service";
 
 export const NOT_ENOUGH_COHORT = `Not enough data: fewer than ${RANKING_MIN_COHORT} other users who share usage data have answered this category.`;
 
@@ -227,22 +222,20 @@ export async function studyIncorrect(
     for (const { question, answer } of missed) {
       if (already.has(question.id)) continue;
       if (!(await findVisibleQuestion(tx, userId, question.id))) continue;
-      await tx.insert(reviews).values({
+      const { before } = await logReview(tx, {
         userId,
-        questionId: question.id,
-        category: question.category,
-        isCorrect: false,
-        selected: answer!.selected,
-        timeSpentMs: answer!.timeSpentMs,
-        reviewedAt: now,
+        question,
         examId: exam.id,
+        review: {
+          isCorrect: false,
+          difficulty: null,
+          selected: answer!.selected,
+          timeSpentMs: answer!.timeSpentMs,
+        },
+        now,
+        settings,
       });
-      const [current] = await tx
-        .select()
-        .from(studyStates)
-        .where(and(eq(studyStates.userId, userId), eq(studyStates.questionId, question.id)))
-        .for("update");
-      const lapsed = answerStateAfter(toState(current), false, now, settings);
+      const lapsed = answerStateAfter(before, false, now, settings);
       // Due today, as the resident asked to study it now, not after the lapse's own interval.
       await saveState(tx, { userId, questionId: question.id }, { ...lapsed, dueAt: now }, null);
       added.push(question.id);

@@ -11,14 +11,12 @@ import { adminProcedure, protectedProcedure, router } from "../../trpc/init";
 import { examReport, examReview, studyIncorrect } from "./exam-report.service";
 import {
   answerExamQuestion,
-  createExam,
-  deleteExam,
   eliminateExamOptions,
   flagExamQuestion,
   getExam,
-  listExams,
-  submitExam,
-} from "./exams.service";
+} from "./exam-answers.service";
+import { createExam } from "./exam-create.service";
+import { deleteExam, listExams, submitExam } from "./exams.service";
 import {
   closeMockExam,
   joinMockExam,

@@ -26,16 +26,15 @@ import {
   type UserRow,
 } from "../../db/schema";
 import { badRequest, forbidden, isUniqueViolation, notFound } from "../../errors";
+import { examView } from "./exam-answers.service";
 import {
   eligiblePool,
-  examView,
   insertExam,
-  loadOwnExam,
   newSeed,
   settingsFilter,
   smallerExamNotice,
-  type ExamView,
-} from "./exams.service";
+} from "./exam-create.service";
+import { loadOwnExam, type ExamView } from "./exams.service";
 
 export const MOCK_ERRORS = {
   UNKNOWN_CODE: "No mock exam has this join code. Check the code and try again.",

@@ -4,7 +4,7 @@ import type { Db } from "../../db/client";
 import { questions } from "../../db/schema";
 import { AppError, forbidden } from "../../errors";
 import type { QuestionJson } from "../questions/question-json";
-import { questionJsonFor, requireVisibleQuestion } from "../study/question-access";
+import { questionJsonFor, requireVisibleQuestion } from "../questions/question-access";
 import { SlidingWindowLimiter } from "./rate-limit";
 import { trimLineEnds } from "../../../core/text";
 import {

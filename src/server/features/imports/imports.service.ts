@@ -1,329 +1,52 @@
+/**
+ * imports.commit (decision 032): creates, merges and skips in one transaction, with the images a deck
+ * shows and, when asked, the Anki progress it carries. The duplicate check is duplicate-check.service.ts.
+ */
 import { and, eq, inArray, sql } from "drizzle-orm";
-import { FLASHCARD, IMPORT_LETTERS, yearRangeError } from "../../../core/constants";
+import { FLASHCARD, yearRangeError } from "../../../core/constants";
 import {
-  QUESTION_MESSAGES,
   ZBulkQuestionItem,
-  answerWithoutTextMessage,
   firstIssueMessage,
+  isUuid,
   type TBulkQuestionItem,
 } from "../../../core/schemas";
-import {
-  MIN_FLAGGED_TEXT_SIMILARITY,
-  mergeQuestion,
-  similarityKey,
-  type DuplicateQuestion,
-  type ManualMergeField,
-} from "../../../core/similarity";
 import { flashcardHtml, imageHashes } from "../../../core/media";
 import { studyStateFromAnki } from "../../../core/import/anki/progress";
 import type { Db } from "../../db/client";
-import {
-  questionMedia,
-  questions,
-  studyStates,
-  users,
-  type NewQuestionRow,
-  type QuestionRow,
-} from "../../db/schema";
+import { questionMedia, questions, users, type NewQuestionRow } from "../../db/schema";
 import { badRequest, forbidden, notFound } from "../../errors";
-import { questionColumns, visibleTo, type QuestionJson } from "../questions/question-json";
 import { storedHashes } from "../media/media.service";
-import { isUuid, questionJsonFor } from "../study/question-access";
-import type { z } from "zod";
+import { questionJsonById } from "../questions/question-access";
+import { questionColumns, visibleTo } from "../questions/question-json";
+import { itemPrefix } from "../questions/question-edits.service";
+import { keepImportedStates } from "../study/study-writer.service";
 import {
-  FLASHCARD_DUPLICATE_SIMILARITY,
-  scoreFlashcardCandidates,
-} from "../../../core/similarity/flashcards";
-import { numberKey, textGroup, visibleBank, type VisibleBank } from "./visible-bank";
+  contentOf,
+  contentProblem,
+  mergeContent,
+  mergeFlashcard,
+  takesContent,
+  type Content,
+  type Extra,
+  type Target,
+} from "./merge-content";
 import {
   IMPORT_MESSAGES as MSG,
-  ZCheckQuestion,
   ZFlashcardItem,
   ZImportExtras,
+  type CommitResult,
+  type TCommitRequest,
   type TFlashcardItem,
   type TImportExtras,
-  type CheckDuplicatesResult,
-  type CommitResult,
-  type DuplicateResultJson,
-  type TCommitRequest,
   type TImportProgress,
   type TMergeAction,
 } from "./imports.types";
 
-// ---------------------------------------------------------------------------------------------------
-// Duplicate check
-
-type CheckQuestion = z.output<typeof ZCheckQuestion>;
-
-/** The incoming question as the core reference reads it (null options dropped). */
-export function toDuplicateQuestion(q: CheckQuestion): DuplicateQuestion {
-  const options: Record<string, string> = {};
-  for (const [letter, text] of Object.entries(q.options ?? {})) {
-    if (typeof text === "string") options[letter.trim().toUpperCase()] = text;
-  }
-  const out: DuplicateQuestion = {
-    text: q.text,
-    options,
-    part: q.part ?? null,
-    year: q.year ?? null,
-    number: q.number ?? null,
-  };
-  if (q._id) out._id = q._id;
-  return out;
-}
-
-const label = (v: unknown): string =>
-  typeof v === "number" && Number.isFinite(v) ? String(v) : typeof v === "string" ? v.trim() : "";
-
-/** Whole numbers only: the database columns are integers, and the reference compares exactly. */
-function wholeNumber(v: unknown): number | null {
-  const n = typeof v === "string" && v.trim() !== "" ? Number(v) : v;
-  return typeof n === "number" && Number.isSafeInteger(n) && Math.abs(n) < 2 ** 31 ? n : null;
-}
-
-/** Same text and options, ignoring case and whitespace (and the same part unless crossPart). */
-function repeatKey(q: DuplicateQuestion, crossPart: boolean): string | null {
-  const text = similarityKey(q.text);
-  if (text === "") return null;
-  const options = IMPORT_LETTERS.map((l) => similarityKey(q.options[l]));
-  return [crossPart ? "" : label(q.part), text, ...options].join("\u0000");
-}
-
-/**
- * Positions (in the visible bank) worth scoring for one incoming question: every text similar enough
- * to make a flagged duplicate (exact, so flags and best matches are the reference's), and every
- * question with the same part, year and number.
- */
-function candidatePositions(bank: VisibleBank, q: DuplicateQuestion, crossPart: boolean): number[] {
-  const part = label(q.part);
-  const positions = bank.text.search(
-    q.text,
-    textGroup(part, crossPart, null),
-    MIN_FLAGGED_TEXT_SIMILARITY,
-  );
-  const year = /^\d+$/.test(label(q.year)) ? wholeNumber(label(q.year)) : null;
-  const number = wholeNumber(q.number);
-  if (year !== null && number !== null) {
-    const same = bank.byNumber.get(numberKey(part, year, number));
-    if (same) return [...new Set([...positions, ...same])];
-  }
-  return positions;
-}
-
-/** Question JSON for the ids, keyed by id (ids the viewer may not see are left out). */
-async function questionJsonById(
-  db: Db,
-  viewerId: string,
-  ids: string[],
-): Promise<Map<string, QuestionJson>> {
-  const out = new Map<string, QuestionJson>();
-  for (let start = 0; start < ids.length; start += 5000) {
-    const rows = await db
-      .select(questionColumns)
-      .from(questions)
-      .where(and(inArray(questions.id, ids.slice(start, start + 5000)), visibleTo(viewerId)));
-    // toQuestionJson never reads the search column.
-    for (const json of await questionJsonFor(db, viewerId, rows as QuestionRow[])) {
-      out.set(json._id, json);
-    }
-  }
-  return out;
-}
-
-/**
- * imports.checkDuplicates: each incoming question against every question the user may see (own and
- * public, never another user's private one), with the results of the core reference
- * (`DuplicateScorer`) on the candidates the visible bank's indexes find. Read-only.
- */
-export async function checkDuplicates(
-  db: Db,
-  userId: string,
-  input: { questions: CheckQuestion[]; crossPart?: boolean },
-): Promise<CheckDuplicatesResult> {
-  const crossPart = input.crossPart ?? false;
-  const incoming = input.questions.map(toDuplicateQuestion);
-  const bank = await visibleBank(db, userId, crossPart);
-
-  const isFlashcard = input.questions.map((q) => q.questionType === FLASHCARD);
-  const positionsOf = incoming.map((q, i) =>
-    // Questions without text are never duplicates (SPEC §5): nothing to look up. Flashcards are
-    // scored apart, by front text against flashcards (decision 240).
-    similarityKey(q.text) === "" || isFlashcard[i] ? [] : candidatePositions(bank, q, crossPart),
-  );
-  const checks = bank.scorer.score(incoming, positionsOf, { crossPart });
-  incoming.forEach((q, i) => {
-    if (!isFlashcard[i] || similarityKey(q.text) === "") return;
-    const group = textGroup(label(q.part), crossPart, FLASHCARD);
-    const found = bank.text.search(q.text, group, FLASHCARD_DUPLICATE_SIMILARITY);
-    checks[i] = scoreFlashcardCandidates(
-      q,
-      found.map((p) => bank.questions[p]!),
-      { crossPart },
-    ) as (typeof checks)[number];
-  });
-
-  const seen = new Map<string, number>();
-  const scored = incoming.map((q, index) => {
-    const key = repeatKey(q, crossPart);
-    let repeatOf: number | null = null;
-    if (key !== null) {
-      repeatOf = seen.get(key) ?? null;
-      if (repeatOf === null) seen.set(key, index);
-    }
-    return { index, repeatOf, check: checks[index]! };
-  });
-
-  const matchedIds = [...new Set(scored.flatMap((s) => s.check.matches.map((m) => m.question.id)))];
-  const json = await questionJsonById(db, userId, matchedIds);
-  const results: DuplicateResultJson[] = scored.map(({ index, repeatOf, check }) => ({
-    index,
-    isDuplicate: check.isDuplicate,
-    repeatOf,
-    matches: check.matches.flatMap((m) => {
-      const question = json.get(m.question.id);
-      if (!question) return [];
-      return [
-        {
-          question,
-          similarity: {
-            ...m.similarity,
-            mergeStrategy: m.similarity.mergeStrategy === "metadata" ? "metadata" : "newer",
-          },
-          canMerge: m.question.creatorId === userId,
-        },
-      ];
-    }),
-  }));
-  return { results };
-}
-
-// ---------------------------------------------------------------------------------------------------
-// Commit
+// The router, the duplicates bench and tests name the imports service for the check too.
+export { checkDuplicates } from "./duplicate-check.service";
 
 /** Rows per INSERT/UPDATE statement: 16 columns × 1000 stays far below PostgreSQL's 65,535 parameters. */
 export const COMMIT_CHUNK = 1000;
-
-/** 'Item 3 (question 12): …' — which item of the request a message is about. */
-function itemPrefix(index: number, raw: unknown): string {
-  const n = (raw as { number?: unknown } | null)?.number;
-  const number = typeof n === "number" || (typeof n === "string" && n.trim() !== "") ? n : null;
-  return number === null ? `Item ${index + 1}: ` : `Item ${index + 1} (question ${number}): `;
-}
-
-/** The content of a stored question that a merge may change. */
-interface Content {
-  text: string;
-  options: Record<string, string>;
-  correctAnswer: string;
-  correctAnswers: string[];
-  numCorrectAnswers: number;
-  questionType: string;
-  category: string;
-  part: string;
-  year: number;
-  number: number | null;
-  explanation: string;
-}
-
-type Target = Omit<QuestionRow, "searchText">;
-
-function contentOf(row: Target): Content {
-  return {
-    text: row.text,
-    options: row.options,
-    correctAnswer: row.correctAnswer,
-    correctAnswers: row.correctAnswers,
-    numCorrectAnswers: row.numCorrectAnswers,
-    questionType: row.questionType,
-    category: row.category,
-    part: row.part,
-    year: row.year,
-    number: row.number,
-    explanation: row.explanation,
-  };
-}
-
-/** What an incoming question carries: blanks are "not given", so a merge never erases with them. */
-function carried(item: TBulkQuestionItem): Partial<TBulkQuestionItem> {
-  const out: Partial<TBulkQuestionItem> = { text: item.text, options: item.options };
-  if (item.correctAnswer !== "") out.correctAnswer = item.correctAnswer;
-  if (item.category !== "") out.category = item.category;
-  if (item.explanation !== "") out.explanation = item.explanation;
-  if (item.number !== null) out.number = item.number;
-  out.part = item.part;
-  out.year = item.year;
-  return out;
-}
-
-/**
- * SPEC §4 merge outcomes through the core `mergeQuestion`, then the answer fields brought in step with
- * the question type: a 'newer' merge takes the incoming content, which is a single-answer question
- * with options A-E.
- */
-export function mergeContent(
-  current: Content,
-  item: TBulkQuestionItem,
-  action: TMergeAction,
-): Content {
-  const existing = current as unknown as DuplicateQuestion;
-  if (action.merge === "newer") {
-    const merged = mergeQuestion(
-      existing,
-      carried(item) as DuplicateQuestion,
-      "newer",
-    ) as unknown as Content;
-    const letter = merged.options[merged.correctAnswer] !== undefined ? merged.correctAnswer : "";
-    return {
-      ...merged,
-      questionType:
-        current.questionType === "fourOptions" && merged.options.E === undefined
-          ? "fourOptions"
-          : "standard",
-      correctAnswer: letter,
-      correctAnswers: letter === "" ? [] : [letter],
-      numCorrectAnswers: 1,
-    };
-  }
-  if (action.merge === "metadata") {
-    return mergeQuestion(
-      existing,
-      item as unknown as DuplicateQuestion,
-      "metadata",
-    ) as unknown as Content;
-  }
-  const fields = (action.fields ?? []) as ManualMergeField[];
-  const merged = mergeQuestion(
-    existing,
-    item as unknown as DuplicateQuestion,
-    "manual",
-    fields,
-  ) as unknown as Content;
-  if (current.questionType === "multipleCorrect") {
-    return { ...merged, correctAnswer: "" };
-  }
-  const letter = merged.correctAnswer;
-  return {
-    ...merged,
-    questionType:
-      current.questionType === "fourOptions" && merged.options.E !== undefined
-        ? "standard"
-        : current.questionType,
-    correctAnswers: letter === "" ? [] : [letter],
-    numCorrectAnswers: 1,
-  };
-}
-
-/** What a merge may break: the manual choice of fields can drop an option an answer points at. */
-function contentProblem(c: Content): string | null {
-  if (c.text.trim() === "") return QUESTION_MESSAGES.TEXT_REQUIRED;
-  if (c.options.A === undefined || c.options.B === undefined) {
-    return QUESTION_MESSAGES.OPTIONS_REQUIRED;
-  }
-  for (const letter of c.correctAnswers) {
-    if (c.options[letter] === undefined) return answerWithoutTextMessage(letter);
-  }
-  return null;
-}
 
 /** 'Public Profile' decides whether new questions are public when the request does not say. */
 async function profileDefaultPublic(db: Db, userId: string): Promise<boolean> {
@@ -376,54 +99,6 @@ function validateItems(input: TCommitRequest, now: Date): (Valid | null)[] {
 
 function htmlIsBlank(html: string): boolean {
   return !/<img\b/i.test(html) && html.replace(/<[^<>]*>|&nbsp;|\s/g, "") === "";
-}
-
-/** What a flashcard merge changes: its front, back and metadata (decision 240). */
-function mergeFlashcard(
-  current: Content & Extra,
-  item: TFlashcardItem,
-  source: string,
-  action: TMergeAction,
-): Content & Extra {
-  const meta = {
-    category: item.category !== "" ? item.category : current.category,
-    part: item.part,
-    year: item.year,
-  };
-  const content = { text: item.text, back: item.back };
-  if (action.merge === "newer") {
-    return { ...current, ...meta, ...content, source: source || current.source };
-  }
-  if (action.merge === "metadata") {
-    return {
-      ...current,
-      category: current.category || item.category,
-      part: item.part,
-      year: item.year,
-      source: current.source || source,
-    };
-  }
-  const fields = new Set(action.fields ?? []);
-  return {
-    ...current,
-    ...(fields.has("text") ? content : {}),
-    ...(fields.has("category") ? { category: item.category } : {}),
-    ...(fields.has("part") ? { part: item.part } : {}),
-    ...(fields.has("year") ? { year: item.year } : {}),
-  };
-}
-
-/** Whether a merge takes the incoming question's content (so its images too). */
-function takesContent(action: TMergeAction): boolean {
-  return (
-    action.merge === "newer" ||
-    (action.merge === "manual" && (action.fields ?? []).includes("text"))
-  );
-}
-
-interface Extra {
-  back: string;
-  source: string;
 }
 
 /**
@@ -665,36 +340,19 @@ async function saveImages(tx: Db, images: Map<string, string[]>): Promise<void> 
 
 /**
  * "Keep my Anki progress": each card's Anki scheduling becomes the importer's study state of the
- * question (decision 241). A question the importer already studies keeps its own state: this app's
- * review log stays the truth for it.
+ * question (decision 241), written by the study writer, which keeps a state the importer already has.
  */
-async function saveProgress(
+function saveProgress(
   tx: Db,
   userId: string,
   progress: Map<string, TImportProgress>,
   now: Date,
 ): Promise<number> {
-  const rows = [...progress].map(([questionId, p]) => {
-    const s = studyStateFromAnki({ ...p, suspended: p.suspended ?? false }, now);
-    return {
-      userId,
+  const states = new Map(
+    [...progress].map(([questionId, p]) => [
       questionId,
-      easeFactor: s.easeFactor,
-      intervalDays: s.intervalDays,
-      repetitions: s.repetitions,
-      lapses: s.lapses,
-      dueAt: s.dueAt,
-      lastReviewedAt: s.lastReviewedAt,
-    };
-  });
-  let written = 0;
-  for (let start = 0; start < rows.length; start += COMMIT_CHUNK) {
-    const inserted = await tx
-      .insert(studyStates)
-      .values(rows.slice(start, start + COMMIT_CHUNK))
-      .onConflictDoNothing()
-      .returning({ questionId: studyStates.questionId });
-    written += inserted.length;
-  }
-  return written;
+      studyStateFromAnki({ ...p, suspended: p.suspended ?? false }, now),
+    ]),
+  );
+  return keepImportedStates(tx, userId, states);
 }

@@ -1,18 +1,20 @@
 import { ZQuestionInput } from "../../../core/schemas";
 import { ZFlashcardInput } from "../../../core/schemas/flashcard";
 import { protectedProcedure, router } from "../../trpc/init";
+import { categoryStats } from "../stats/category-stats.service";
 import {
   bulkCreateQuestions,
-  categoryStats,
   createFlashcard,
   createQuestion,
   deleteQuestion,
   getQuestion,
+  updateQuestion,
+} from "./question-edits.service";
+import {
   listQuestions,
   presentCategories,
   presentSources,
   searchQuestions,
-  updateQuestion,
 } from "./questions.service";
 import {
   ZBulkCreateRequest,

@@ -1,5 +1,5 @@
 import { and, asc, desc, eq } from "drizzle-orm";
-import type { TPriteScoreInput } from "../../../core/schemas";
+import { isUuid, type TPriteScoreInput } from "../../../core/schemas";
 import { yearRangeError } from "../../../core/constants";
 import type { Db } from "../../db/client";
 import { priteScores } from "../../db/schema";
@@ -7,13 +7,11 @@ import { AppError } from "../../errors";
 import { toPriteScoreJson, type PriteScoreJson } from "./score-json";
 import { SCORE_MESSAGES } from "./scores.types";
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 const notFound = () => new AppError("NOT_FOUND", SCORE_MESSAGES.NOT_FOUND);
 
 /** Owner-only: another user's id, a deleted id and a malformed id all answer 404 alike. */
 function ownScore(userId: string, id: string) {
-  if (!UUID.test(id)) throw notFound();
+  if (!isUuid(id)) throw notFound();
   return and(eq(priteScores.id, id), eq(priteScores.userId, userId))!;
 }
 

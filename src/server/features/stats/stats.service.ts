@@ -14,7 +14,8 @@ import type { Db } from "../../db/client";
 import { questions, reviews, studySessions } from "../../db/schema";
 import { notFound } from "../../errors";
 import { masteredCategoryCounts, visibleCategoryCounts } from "../questions/questions.service";
-import { dueByCategory, STUDY_SESSION_NOT_FOUND } from "../study/study.service";
+import { dueByCategory } from "../study/due-page.service";
+import { STUDY_SESSION_NOT_FOUND } from "../study/study-writer.service";
 import {
   advanceAnswerWindow,
   cohortFromRollups,

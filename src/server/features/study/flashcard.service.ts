@@ -15,14 +15,14 @@ import type { Db } from "../../db/client";
 import { studyStates } from "../../db/schema";
 import { badRequest } from "../../errors";
 import type { QuestionJson } from "../questions/question-json";
-import { questionJsonFor, requireVisibleQuestion } from "./question-access";
+import { questionJsonFor, requireVisibleQuestion } from "../questions/question-access";
 import {
   logReview,
   requireOwnSession,
   saveState,
   schedulerSettings,
   toState,
-} from "./study.service";
+} from "./study-writer.service";
 
 export const NOT_A_FLASHCARD =
   "Only a flashcard is rated Again, Hard, Good or Easy: choose an answer to this question instead.";

@@ -21,7 +21,7 @@ import {
   type LogReview,
   type Metrics,
 } from "./fsrs-optimizer";
-import { schedulerSettings } from "./study.service";
+import { saveReplayedStates, schedulerSettings } from "./study-writer.service";
 
 export interface SchedulerJson {
   scheduler: SchedulerName;
@@ -73,8 +73,6 @@ export async function reviewLog(tx: Db, userId: string): Promise<LogReview[]> {
   return rows.map((r) => ({ ...r, difficulty: r.difficulty as Difficulty | null }));
 }
 
-const CHUNK = 2_000;
-
 /**
  * Every studied card's state rebuilt from the review log with `settings` (decision 132): no card goes
  * back to new, the pending answer (if any) stays pending. Call inside the transaction that changed
@@ -91,32 +89,9 @@ export async function rescheduleFromLog(
     list.push(r);
     byCard.set(r.questionId, list);
   }
-  const rows = [...byCard].map(([q, log]) => {
-    const s = replayReviews(log, settings);
-    return {
-      q,
-      ef: s.easeFactor,
-      iv: s.intervalDays,
-      reps: s.repetitions,
-      lapses: s.lapses,
-      due: s.dueAt?.toISOString() ?? null,
-      last: s.lastReviewedAt?.toISOString() ?? null,
-      stab: s.stability ?? null,
-      diff: s.fsrsDifficulty ?? null,
-    };
-  });
-  for (let i = 0; i < rows.length; i += CHUNK) {
-    const json = JSON.stringify(rows.slice(i, i + CHUNK));
-    await tx.execute(sql`
-      UPDATE study_states s SET
-        ease_factor = v.ef, interval_days = v.iv, repetitions = v.reps, lapses = v.lapses,
-        due_at = v.due, last_reviewed_at = v.last, stability = v.stab, fsrs_difficulty = v.diff
-      FROM jsonb_to_recordset(${json}::jsonb) AS v(
-        q uuid, ef float8, iv int, reps int, lapses int, due timestamptz, last timestamptz,
-        stab float8, diff float8)
-      WHERE s.user_id = ${userId} AND s.question_id = v.q`);
-  }
-  return rows.length;
+  const states = new Map([...byCard].map(([q, log]) => [q, replayReviews(log, settings)]));
+  await saveReplayedStates(tx, userId, states);
+  return states.size;
 }
 
 /**

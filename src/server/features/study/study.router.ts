@@ -12,14 +12,9 @@ import {
 import { protectedProcedure, router } from "../../trpc/init";
 import { previewIntervals, rateFlashcard } from "./flashcard.service";
 import { getScheduler, optimizeForUser, updateScheduler } from "./scheduler.service";
-import {
-  finishSession,
-  listDueQuestions,
-  rateQuestion,
-  recordAnswer,
-  startSession,
-  studyTimeZone,
-} from "./study.service";
+import { listDueQuestions } from "./due-page.service";
+import { finishSession, startSession, studyTimeZone } from "./study.service";
+import { rateQuestion, recordAnswer } from "./study-writer.service";
 import { offlineCopy, syncReviews } from "./sync.service";
 
 const ZSessionId = z.uuid({ error: "Study session id must be a valid id" });

@@ -1,24 +1,22 @@
-import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import { answerKeyOf, isCorrectSelection } from "../../../core/correctness";
 import { FLASHCARD, SYNC } from "../../../core/constants";
 import { flashcardReview } from "../../../core/srs/flashcard";
 import { SYNC_MESSAGES, type SyncStatus, type TSyncReview } from "../../../core/schemas/study";
-import type { Difficulty } from "../../../core/constants";
-import { replayReviews } from "../../../core/srs/replay";
 import type { SchedulerSettings } from "../../../core/srs/fsrs";
 import type { Db } from "../../db/client";
 import { questions, reviews, studyStates, type QuestionRow } from "../../db/schema";
 import { visibleTo } from "../questions/question-json";
 import type { QuestionJson } from "../questions/question-json";
 import { NOT_A_FLASHCARD } from "./flashcard.service";
+import { listDueQuestions } from "./due-page.service";
 import {
   FLASHCARD_IS_RATED,
-  listDueQuestions,
   NO_ANSWER_KEY,
   NOT_AN_OPTION,
-  saveState,
   schedulerSettings,
-} from "./study.service";
+  storeSyncedReviews,
+} from "./study-writer.service";
 
 export interface SyncResult {
   id: string;
@@ -118,29 +116,12 @@ export async function syncReviews(
     });
 
     // Another sync of the same answers may have committed since the read above: its rows win.
-    const inserted =
-      rows.length === 0
-        ? []
-        : await tx
-            .insert(reviews)
-            .values(rows)
-            .onConflictDoNothing({
-              target: [reviews.userId, reviews.clientId],
-              where: sql`${reviews.clientId} IS NOT NULL`,
-            })
-            .returning({ clientId: reviews.clientId, questionId: reviews.questionId });
+    const inserted = await storeSyncedReviews(tx, userId, rows);
     const insertedIds = new Set(inserted.map((r) => r.clientId));
     for (const row of rows) {
       const id = row.clientId!;
       const status = insertedIds.has(id) ? "applied" : "duplicate";
       results.set(id, { id: opts.reviews[ids.indexOf(id)]!.id, status });
-    }
-
-    // Cards in one order, so two syncs touching the same cards lock them without deadlocking.
-    const cards = [...new Set(inserted.map((r) => r.questionId))].sort();
-    if (cards.length > 0) {
-      const settings = await schedulerSettings(tx, userId);
-      for (const questionId of cards) await rebuildCard(tx, userId, questionId, settings);
     }
 
     const listed = new Set<string>();
@@ -157,35 +138,6 @@ export async function syncReviews(
       refused: count("refused"),
     };
   });
-}
-
-/** The card's state from its whole log, written under the row's lock; an answer awaiting its rating stays so. */
-async function rebuildCard(
-  tx: Db,
-  userId: string,
-  questionId: string,
-  settings: Awaited<ReturnType<typeof schedulerSettings>>,
-): Promise<void> {
-  await tx.insert(studyStates).values({ userId, questionId }).onConflictDoNothing();
-  const [current] = await tx
-    .select({ pendingReviewId: studyStates.pendingReviewId })
-    .from(studyStates)
-    .where(and(eq(studyStates.userId, userId), eq(studyStates.questionId, questionId)))
-    .for("update");
-  const log = await tx
-    .select({
-      isCorrect: reviews.isCorrect,
-      difficulty: reviews.difficulty,
-      reviewedAt: reviews.reviewedAt,
-    })
-    .from(reviews)
-    .where(and(eq(reviews.userId, userId), eq(reviews.questionId, questionId)))
-    .orderBy(asc(reviews.reviewedAt), asc(reviews.id));
-  const state = replayReviews(
-    log.map((r) => ({ ...r, difficulty: r.difficulty as Difficulty | null })),
-    settings,
-  );
-  await saveState(tx, { userId, questionId }, state, current?.pendingReviewId ?? null);
 }
 
 /** A card's full scheduling state as the browser needs it to reschedule offline (times as ISO text). */

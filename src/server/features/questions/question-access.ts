@@ -7,24 +7,19 @@ import {
   type QuestionRow,
   type StudyStateRow,
 } from "../../db/schema";
+import { isUuid } from "../../../core/schemas";
 import { notFound } from "../../errors";
 import {
   imagesByQuestion,
+  questionColumns,
   toQuestionJson,
   visibleTo,
   type CreatorInfo,
   type QuestionJson,
   type StoredQuestion,
-} from "../questions/question-json";
+} from "./question-json";
 
 export const QUESTION_NOT_FOUND = "Question not found";
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** Ids come from URLs and bodies: anything that is not a uuid simply names no question. */
-export function isUuid(value: string): boolean {
-  return UUID.test(value);
-}
 
 /**
  * The question if the user may see it (own or public), else null. Another user's private question is
@@ -99,4 +94,68 @@ export async function questionJsonFor(
       images: images.get(row.id),
     }),
   );
+}
+
+// The generated search column is never sent back: it repeats the text, options and explanation.
+
+/** Question rows with what their JSON needs: the creator's name and profile flag, the viewer's state. */
+function selectQuestionJson(db: Db, viewerId: string) {
+  return db
+    .select({
+      q: questionColumns,
+      creator: { username: users.username, publicProfile: users.publicProfile },
+      state: studyStates,
+    })
+    .from(questions)
+    .innerJoin(users, eq(users.id, questions.creatorId))
+    .leftJoin(
+      studyStates,
+      and(eq(studyStates.questionId, questions.id), eq(studyStates.userId, viewerId)),
+    );
+}
+
+type JoinedRow = Awaited<ReturnType<ReturnType<typeof selectQuestionJson>["execute"]>>[number];
+
+function toJson(viewerId: string, row: JoinedRow, images?: string[]): QuestionJson {
+  return toQuestionJson(row.q, { viewerId, creator: row.creator, studyState: row.state, images });
+}
+
+/** Question JSON for the given ids in the given order (ids the viewer may not see are left out). */
+export async function loadQuestionsJson(
+  db: Db,
+  viewerId: string,
+  ids: string[],
+): Promise<QuestionJson[]> {
+  if (ids.length === 0) return [];
+  const rows = await selectQuestionJson(db, viewerId).where(
+    and(inArray(questions.id, ids), visibleTo(viewerId)),
+  );
+  const images = await imagesByQuestion(
+    db,
+    rows.map((r) => r.q.id),
+  );
+  const byId = new Map(rows.map((r) => [r.q.id, toJson(viewerId, r, images.get(r.q.id))]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
+}
+
+/**
+ * Question JSON for the ids, keyed by id (ids the viewer may not see are left out), read 5,000 ids at
+ * a time: an import's thousands of ids stay below PostgreSQL's limit on parameters.
+ */
+export async function questionJsonById(
+  db: Db,
+  viewerId: string,
+  ids: string[],
+): Promise<Map<string, QuestionJson>> {
+  const out = new Map<string, QuestionJson>();
+  for (let start = 0; start < ids.length; start += 5000) {
+    const rows = await db
+      .select(questionColumns)
+      .from(questions)
+      .where(and(inArray(questions.id, ids.slice(start, start + 5000)), visibleTo(viewerId)));
+    for (const json of await questionJsonFor(db, viewerId, rows)) {
+      out.set(json._id, json);
+    }
+  }
+  return out;
 }

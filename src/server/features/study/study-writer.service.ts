@@ -1,0 +1,388 @@
+/**
+ * The one writer of study states and of the review log (`study_states`, `reviews`): an answer, a
+ * rating, a flashcard's rating (flashcard.service.ts), answers synced from offline study, an exam's
+ * wrong answers sent to study, the states a scheduler switch replays, and the progress an Anki import
+ * keeps all reach the tables through the functions here. `study-writer.test.ts` holds the rule: no
+ * other source file inserts or updates either table. Every state change starts from the user's
+ * scheduler (`schedulerSettings`), so SM-2 or FSRS applies to each of them alike.
+ */
+import { and, asc, eq, sql } from "drizzle-orm";
+import { FLASHCARD, type Difficulty } from "../../../core/constants";
+import type { TAnswerInput, TDifficulty } from "../../../core/schemas/study";
+import { answerKeyOf, isCorrectSelection } from "../../../core/correctness";
+import { initialStudyState, type StudyState } from "../../../core/srs";
+import type { SchedulerName, SchedulerSettings } from "../../../core/srs/fsrs";
+import { replayReviews } from "../../../core/srs/replay";
+import {
+  answerState,
+  nextIntervals,
+  rateState,
+  type NextIntervals,
+} from "../../../core/srs/schedule";
+import type { Db } from "../../db/client";
+import { reviews, studySessions, studyStates, users, type StudyStateRow } from "../../db/schema";
+import { badRequest, notFound } from "../../errors";
+import type { QuestionJson, StoredQuestion } from "../questions/question-json";
+import { questionJsonFor, requireVisibleQuestion } from "../questions/question-access";
+
+export const STUDY_SESSION_NOT_FOUND = "Study session not found";
+export const NOT_AN_OPTION = "Please select one of the question's options";
+export const NO_ANSWER_KEY = "This question has no correct answer yet. Add one in Browse first.";
+/** A flashcard has no options to answer: its review is the resident's rating (issue 17). */
+export const FLASHCARD_IS_RATED =
+  "This is a flashcard: show its back, then rate it Again, Hard, Good or Easy.";
+
+export interface AnswerResult {
+  isCorrect: boolean;
+  selected: string[];
+  correctAnswer: string;
+  correctAnswers: string[];
+  explanation: string;
+  generatedExplanation: string;
+  category: string;
+  reviewId: number;
+  /** The question with the caller's study entry after this answer. */
+  question: QuestionJson;
+  /** The caller's scheduler, and the days until the card comes back for each rating (issue 19). */
+  scheduler: SchedulerName;
+  nextIntervals: NextIntervals;
+}
+
+/**
+ * The user's scheduler and its settings: the one read every state change starts from, so SM-2 or
+ * FSRS applies to every writer (study, sync, exams, flashcards) that goes through this service.
+ */
+export async function schedulerSettings(tx: Db, userId: string): Promise<SchedulerSettings> {
+  const [row] = await tx
+    .select({
+      scheduler: users.scheduler,
+      desiredRetention: users.desiredRetention,
+      maximumInterval: users.maximumInterval,
+      parameters: users.fsrsParameters,
+    })
+    .from(users)
+    .where(eq(users.id, userId));
+  if (!row) throw notFound("User not found");
+  return {
+    scheduler: row.scheduler === "fsrs" ? "fsrs" : "sm2",
+    desiredRetention: row.desiredRetention,
+    maximumInterval: row.maximumInterval,
+    parameters: row.parameters ?? null,
+  };
+}
+
+export function toState(row: StudyStateRow | undefined): StudyState {
+  if (!row) return initialStudyState();
+  return {
+    easeFactor: row.easeFactor,
+    intervalDays: row.intervalDays,
+    repetitions: row.repetitions,
+    lapses: row.lapses,
+    dueAt: row.dueAt,
+    lastReviewedAt: row.lastReviewedAt,
+    stability: row.stability,
+    fsrsDifficulty: row.fsrsDifficulty,
+  };
+}
+
+/** The user's state of a question, row-locked until the transaction ends (undefined: never studied). */
+export async function lockedState(
+  tx: Db,
+  userId: string,
+  questionId: string,
+): Promise<StudyStateRow | undefined> {
+  const [row] = await tx
+    .select()
+    .from(studyStates)
+    .where(and(eq(studyStates.userId, userId), eq(studyStates.questionId, questionId)))
+    .for("update");
+  return row;
+}
+
+/**
+ * Writes one review row and locks the card's state: what every live review (an answer, a flashcard's
+ * rating, an exam's wrong answer sent to study) starts with, before it reschedules the card with the
+ * user's scheduler. `settings`, when the caller has read them already, saves reading them again.
+ */
+export async function logReview(
+  tx: Db,
+  opts: {
+    userId: string;
+    question: Pick<StoredQuestion, "id" | "category">;
+    sessionId?: string;
+    /** The exam whose answer this is (decision 170: the statistics count it once). */
+    examId?: string;
+    review: {
+      isCorrect: boolean;
+      difficulty: number | null;
+      selected: string[];
+      timeSpentMs: number;
+    };
+    now: Date;
+    settings?: SchedulerSettings;
+  },
+): Promise<{ review: { id: number }; before: StudyState; settings: SchedulerSettings }> {
+  const { userId, question, now } = opts;
+  const [review] = await tx
+    .insert(reviews)
+    .values({
+      userId,
+      questionId: question.id,
+      sessionId: opts.sessionId ?? null,
+      category: question.category,
+      ...opts.review,
+      reviewedAt: now,
+      ...(opts.examId !== undefined && { examId: opts.examId }),
+    })
+    .returning({ id: reviews.id });
+  const current = await lockedState(tx, userId, question.id);
+  return {
+    review: review!,
+    before: toState(current),
+    settings: opts.settings ?? (await schedulerSettings(tx, userId)),
+  };
+}
+
+/** A state as the columns of its row. */
+function stateColumns(state: StudyState) {
+  return {
+    easeFactor: state.easeFactor,
+    intervalDays: state.intervalDays,
+    repetitions: state.repetitions,
+    lapses: state.lapses,
+    dueAt: state.dueAt,
+    lastReviewedAt: state.lastReviewedAt,
+    stability: state.stability ?? null,
+    fsrsDifficulty: state.fsrsDifficulty ?? null,
+  };
+}
+
+/** Upserts the user's study state (SM-2 or FSRS) for a question. */
+export async function saveState(
+  tx: Db,
+  key: { userId: string; questionId: string },
+  state: StudyState,
+  pendingReviewId: number | null,
+): Promise<StudyStateRow> {
+  const values = { ...stateColumns(state), pendingReviewId };
+  const [row] = await tx
+    .insert(studyStates)
+    .values({ ...key, ...values })
+    .onConflictDoUpdate({ target: [studyStates.userId, studyStates.questionId], set: values })
+    .returning();
+  return row!;
+}
+
+/** A study session of the user's (another user's is indistinguishable from a missing one). */
+export async function requireOwnSession(tx: Db, userId: string, sessionId: string): Promise<void> {
+  const [session] = await tx
+    .select({ id: studySessions.id })
+    .from(studySessions)
+    .where(and(eq(studySessions.id, sessionId), eq(studySessions.userId, userId)));
+  if (!session) throw notFound(STUDY_SESSION_NOT_FOUND);
+}
+
+/**
+ * Records one answer. Correctness is decided here from the stored answer set, never by the client.
+ * The review row and the study state change in one transaction: a wrong answer is a lapse (DESIGN §5);
+ * a right one waits for its difficulty rating (`pendingReviewId`), which schedules it.
+ */
+export async function recordAnswer(
+  db: Db,
+  opts: { userId: string; now: Date; input: TAnswerInput & { sessionId?: string } },
+): Promise<AnswerResult> {
+  const { userId, now, input } = opts;
+  return db.transaction(async (tx) => {
+    const question = await requireVisibleQuestion(tx, userId, input.questionId);
+    if (question.questionType === FLASHCARD) throw badRequest(FLASHCARD_IS_RATED);
+    const key = answerKeyOf(question);
+    if (key.length === 0) throw badRequest(NO_ANSWER_KEY);
+    const optionLetters = new Set(Object.keys(question.options));
+    const selected = [...new Set(input.selected.map((l) => l.toUpperCase()))].sort();
+    if (selected.some((l) => !optionLetters.has(l))) {
+      throw badRequest(NOT_AN_OPTION);
+    }
+    if (input.sessionId) await requireOwnSession(tx, userId, input.sessionId);
+    const isCorrect = isCorrectSelection(selected, key);
+    const { review, before, settings } = await logReview(tx, {
+      userId,
+      question,
+      sessionId: input.sessionId,
+      review: { isCorrect, difficulty: null, selected, timeSpentMs: input.timeSpentMs },
+      now,
+    });
+    // A right answer keeps the schedule until it is rated; a wrong one starts the card over now.
+    const after: StudyState = answerState(before, isCorrect, now, settings);
+    const state = await saveState(tx, { userId, questionId: question.id }, after, review.id);
+    const [json] = await questionJsonFor(tx, userId, [question], new Map([[question.id, state]]));
+    return {
+      isCorrect,
+      selected,
+      correctAnswer: question.correctAnswer,
+      correctAnswers: key,
+      explanation: question.explanation,
+      generatedExplanation: question.generatedExplanation,
+      category: question.category,
+      reviewId: review.id,
+      question: json!,
+      scheduler: settings.scheduler,
+      nextIntervals: nextIntervals(before, now, settings),
+    };
+  });
+}
+
+/**
+ * The difficulty rating (SPEC §7 PATCH /questions/{id}/study). After a right answer it schedules with
+ * the user's scheduler (SM-2 or FSRS); after a wrong one the lapse already scheduled the card and the rating is only recorded on the
+ * review; with no answer waiting (a REST client that only rates) it schedules (decision 020).
+ */
+export async function rateQuestion(
+  db: Db,
+  opts: { userId: string; now: Date; questionId: string; difficulty: TDifficulty },
+): Promise<QuestionJson> {
+  const { userId, now, difficulty } = opts;
+  return db.transaction(async (tx) => {
+    const question = await requireVisibleQuestion(tx, userId, opts.questionId);
+    // A flashcard's rating is its review (rateFlashcard): a bare difficulty would reschedule it
+    // with nothing in the log.
+    if (question.questionType === FLASHCARD) throw badRequest(FLASHCARD_IS_RATED);
+    const current = await lockedState(tx, userId, question.id);
+    let pendingCorrect: boolean | null = null;
+    if (current?.pendingReviewId != null) {
+      const [pending] = await tx
+        .update(reviews)
+        .set({ difficulty })
+        .where(and(eq(reviews.id, current.pendingReviewId), eq(reviews.userId, userId)))
+        .returning({ isCorrect: reviews.isCorrect });
+      pendingCorrect = pending ? pending.isCorrect : null;
+    }
+    const settings = await schedulerSettings(tx, userId);
+    const next =
+      pendingCorrect === false
+        ? toState(current)
+        : rateState(toState(current), difficulty, now, settings);
+    const state = await saveState(tx, { userId, questionId: question.id }, next, null);
+    const [json] = await questionJsonFor(tx, userId, [question], new Map([[question.id, state]]));
+    return json!;
+  });
+}
+
+/**
+ * Answers given offline (sync.service.ts, decision 200): the new review rows, then every card they
+ * touched rebuilt from its whole log. A row whose client id is already stored (another sync of the
+ * same answers committed first) is left out. Answers the rows written.
+ */
+export async function storeSyncedReviews(
+  tx: Db,
+  userId: string,
+  rows: readonly (typeof reviews.$inferInsert)[],
+): Promise<{ clientId: string | null; questionId: string }[]> {
+  if (rows.length === 0) return [];
+  const inserted = await tx
+    .insert(reviews)
+    .values([...rows])
+    .onConflictDoNothing({
+      target: [reviews.userId, reviews.clientId],
+      where: sql`${reviews.clientId} IS NOT NULL`,
+    })
+    .returning({ clientId: reviews.clientId, questionId: reviews.questionId });
+  // Cards in one order, so two syncs touching the same cards lock them without deadlocking.
+  const cards = [...new Set(inserted.map((r) => r.questionId))].sort();
+  if (cards.length > 0) {
+    const settings = await schedulerSettings(tx, userId);
+    for (const questionId of cards) await rebuildCard(tx, userId, questionId, settings);
+  }
+  return inserted;
+}
+
+/** The card's state from its whole log, written under the row's lock; an answer awaiting its rating stays so. */
+async function rebuildCard(
+  tx: Db,
+  userId: string,
+  questionId: string,
+  settings: SchedulerSettings,
+): Promise<void> {
+  await tx.insert(studyStates).values({ userId, questionId }).onConflictDoNothing();
+  const [current] = await tx
+    .select({ pendingReviewId: studyStates.pendingReviewId })
+    .from(studyStates)
+    .where(and(eq(studyStates.userId, userId), eq(studyStates.questionId, questionId)))
+    .for("update");
+  const log = await tx
+    .select({
+      isCorrect: reviews.isCorrect,
+      difficulty: reviews.difficulty,
+      reviewedAt: reviews.reviewedAt,
+    })
+    .from(reviews)
+    .where(and(eq(reviews.userId, userId), eq(reviews.questionId, questionId)))
+    .orderBy(asc(reviews.reviewedAt), asc(reviews.id));
+  const state = replayReviews(
+    log.map((r) => ({ ...r, difficulty: r.difficulty as Difficulty | null })),
+    settings,
+  );
+  await saveState(tx, { userId, questionId }, state, current?.pendingReviewId ?? null);
+}
+
+/** Rows per statement of the bulk writes below. */
+const STATE_CHUNK = 2_000;
+
+/**
+ * The states a scheduler switch replayed from the log (scheduler.service.ts, decision 132), written
+ * over the stored ones in a few statements; a pending answer stays pending. Cards without a state
+ * row are left alone.
+ */
+export async function saveReplayedStates(
+  tx: Db,
+  userId: string,
+  states: ReadonlyMap<string, StudyState>,
+): Promise<void> {
+  const rows = [...states].map(([q, s]) => ({
+    q,
+    ef: s.easeFactor,
+    iv: s.intervalDays,
+    reps: s.repetitions,
+    lapses: s.lapses,
+    due: s.dueAt?.toISOString() ?? null,
+    last: s.lastReviewedAt?.toISOString() ?? null,
+    stab: s.stability ?? null,
+    diff: s.fsrsDifficulty ?? null,
+  }));
+  for (let i = 0; i < rows.length; i += STATE_CHUNK) {
+    const json = JSON.stringify(rows.slice(i, i + STATE_CHUNK));
+    await tx.execute(sql`
+      UPDATE study_states s SET
+        ease_factor = v.ef, interval_days = v.iv, repetitions = v.reps, lapses = v.lapses,
+        due_at = v.due, last_reviewed_at = v.last, stability = v.stab, fsrs_difficulty = v.diff
+      FROM jsonb_to_recordset(${json}::jsonb) AS v(
+        q uuid, ef float8, iv int, reps int, lapses int, due timestamptz, last timestamptz,
+        stab float8, diff float8)
+      WHERE s.user_id = ${userId} AND s.question_id = v.q`);
+  }
+}
+
+/** Rows per INSERT of imported states: 10 columns × 1000 stays far below PostgreSQL's 65,535 parameters. */
+const IMPORT_CHUNK = 1000;
+
+/**
+ * "Keep my Anki progress" (imports.service.ts, decision 241): each imported card's state becomes the
+ * importer's state of the question, unless they already study it (this app's review log stays the
+ * truth for it). Answers how many states were written.
+ */
+export async function keepImportedStates(
+  tx: Db,
+  userId: string,
+  states: ReadonlyMap<string, StudyState>,
+): Promise<number> {
+  const rows = [...states].map(([questionId, s]) => ({ userId, questionId, ...stateColumns(s) }));
+  let written = 0;
+  for (let start = 0; start < rows.length; start += IMPORT_CHUNK) {
+    const inserted = await tx
+      .insert(studyStates)
+      .values(rows.slice(start, start + IMPORT_CHUNK))
+      .onConflictDoNothing()
+      .returning({ questionId: studyStates.questionId });
+    written += inserted.length;
+  }
+  return written;
+}
