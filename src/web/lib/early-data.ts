@@ -1,15 +1,5 @@
 import { FIRST_CURSOR, NO_FILTERS, searchInput } from "@/web/components/browse/search-input";
-import type { TrpcUtils } from "./trpc";
-
-/**
- * Marks a query asked for before the session check has answered: its 401 means "not signed in", which
- * the check itself handles (to /login), so the global 401 handler leaves it alone.
- */
-export const EARLY_QUERY_META = { early: true } as const;
-
-export function isEarlyQuery(meta: Record<string, unknown> | undefined): boolean {
-  return meta?.early === true;
-}
+import { EARLY_QUERY_META, type TrpcUtils } from "./trpc";
 
 /**
  * The first data of the signed-in page at `pathname`, asked for in the same tick as the session check

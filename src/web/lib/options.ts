@@ -1,14 +1,37 @@
+import {
+  PGY_LEVELS,
+  PRITE_PARTS,
+  SPECIALTIES,
+  yearChoices,
+  type PritePart,
+} from "@/core/constants";
 import type { SelectOption } from "@/web/components/ui/select";
 
-/** SPEC §3: registration PGY choices; the value is what the server stores. */
-export const PGY_LEVEL_OPTIONS: readonly SelectOption[] = [
-  { value: "1", label: "PGY-1" },
-  { value: "2", label: "PGY-2" },
-  { value: "3", label: "PGY-3" },
-  { value: "4", label: "PGY-4" },
-  { value: "5", label: "PGY-5" },
-  { value: "6+", label: "PGY-6+" },
-  { value: "Fellow", label: "Fellow" },
-  { value: "Attending", label: "Attending" },
-  { value: "Other", label: "Other" },
-];
+/**
+ * The choices the screens offer, built from src/core/constants.ts so that a form offers exactly the
+ * values the server takes. The value is what the server stores; the label is what the screen shows.
+ */
+
+/** The exam's two parts, "Part 1" and "Part 2". */
+export const PART_OPTIONS: readonly { value: PritePart; label: string }[] = PRITE_PARTS.map(
+  (part) => ({ value: part, label: `Part ${part}` }),
+);
+
+/** SPEC §3: registration PGY choices. */
+export const PGY_LEVEL_OPTIONS: readonly SelectOption[] = PGY_LEVELS.map(({ value, label }) => ({
+  value,
+  label,
+}));
+
+export const SPECIALTY_OPTIONS: readonly SelectOption[] = SPECIALTIES.map((s) => ({
+  value: s,
+  label: s,
+}));
+
+/** A select's value as a part: anything but "2" is Part 1, the default of every form. */
+export const partOf = (value: string): PritePart => (value === "2" ? "2" : "1");
+
+/** DESIGN §7: every year picker offers the current year back to 2020, newest first (and `extraYear`). */
+export function yearOptions(now: Date, extraYear?: number | null): SelectOption[] {
+  return yearChoices(now, extraYear).map((year) => ({ value: String(year), label: String(year) }));
+}

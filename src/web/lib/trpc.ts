@@ -8,7 +8,6 @@ import {
 import type { inferRouterInputs, inferRouterOutputs } from "@trpc/server";
 // Type-only: the server's code never reaches the browser bundle.
 import type { AppRouter } from "../../server/trpc/router";
-import { isEarlyQuery } from "./early-data";
 
 export const trpc = createTRPCReact<AppRouter>();
 
@@ -107,6 +106,16 @@ function shouldRetry(failureCount: number, error: unknown): boolean {
   // A 4xx will not change on retry; only network trouble and 5xx are worth another try.
   if (status !== undefined && status >= 400 && status < 500) return false;
   return failureCount < 2;
+}
+
+/**
+ * Marks a query asked for before the session check has answered (lib/early-data.ts): its 401 means "not
+ * signed in", which the check itself handles (to /login), so the global 401 handler leaves it alone.
+ */
+export const EARLY_QUERY_META = { early: true } as const;
+
+function isEarlyQuery(meta: Record<string, unknown> | undefined): boolean {
+  return meta?.early === true;
 }
 
 /** The query whose result *is* the sign-in state; its own guards react to a 401 from it. */

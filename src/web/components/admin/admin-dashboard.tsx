@@ -1,6 +1,6 @@
 import { Search } from "lucide-react";
 import { useDeferredValue, useMemo, useState } from "react";
-import { PGY_LEVELS, pgyLabel } from "@/core/constants";
+import { pgyLabel } from "@/core/constants";
 import { Alert } from "@/web/components/ui/alert";
 import { Badge } from "@/web/components/ui/badge";
 import { Button } from "@/web/components/ui/button";
@@ -17,14 +17,12 @@ import {
   TableHeader,
   TableRow,
 } from "@/web/components/ui/table";
+import { PGY_LEVEL_OPTIONS } from "@/web/lib/options";
 import { trpc } from "@/web/lib/trpc";
 import { ALL_LEVELS, filterUsers } from "./filter-users";
 
 export const LOAD_ERROR = "Failed to load users. Please try again later.";
-const LEVEL_OPTIONS = [
-  { value: ALL_LEVELS, label: "All PGY Levels" },
-  ...PGY_LEVELS.map((l) => ({ value: l.value, label: l.label })),
-];
+const LEVEL_OPTIONS = [{ value: ALL_LEVELS, label: "All PGY Levels" }, ...PGY_LEVEL_OPTIONS];
 
 const formatDate = (iso: string) =>
   new Date(iso).toLocaleDateString(undefined, { year: "numeric", month: "short", day: "numeric" });

@@ -4,11 +4,11 @@ import { useState, type FormEvent } from "react";
 import { PasswordStrengthMeter } from "@/web/components/auth/password-strength";
 import { useBanner } from "@/web/components/ui/alert";
 import { Button } from "@/web/components/ui/button";
-import { Input } from "@/web/components/ui/input";
-import { Label } from "@/web/components/ui/label";
+import { Field } from "@/web/components/ui/field";
 import { OptionSelect } from "@/web/components/ui/select";
 import { PGY_LEVEL_OPTIONS } from "@/web/lib/options";
 import { errorMessage, trpc } from "@/web/lib/trpc";
+import { EmailField, PasswordField, UsernameField } from "./account-fields";
 import { AuthLayout } from "./auth-layout";
 
 const MIN_PASSWORD_LENGTH = 8;
@@ -100,77 +100,52 @@ export function RegisterPage() {
     >
       <form noValidate onSubmit={submit} className="flex flex-col gap-4" aria-label="Register">
         {banner}
-        <div className="flex flex-col gap-2">
-          <Label htmlFor="register-username">Username</Label>
-          <Input
-            id="register-username"
-            name="username"
-            autoComplete="username"
-            autoCapitalize="none"
-            autoCorrect="off"
-            spellCheck={false}
-            required
-            value={fields.username}
-            onChange={(event) => set("username")(event.target.value)}
-          />
-        </div>
-        <div className="flex flex-col gap-2">
-          <Label htmlFor="register-email">Email</Label>
-          <Input
-            id="register-email"
-            name="email"
-            type="email"
-            inputMode="email"
-            autoComplete="email"
-            autoCapitalize="none"
-            spellCheck={false}
-            required
-            value={fields.email}
-            onChange={(event) => set("email")(event.target.value)}
-          />
-        </div>
-        <div className="flex flex-col gap-2">
-          <Label htmlFor="register-pgy">PGY Level</Label>
-          <OptionSelect
-            id="register-pgy"
-            name="pgyLevel"
-            required
-            value={fields.pgyLevel}
-            onValueChange={set("pgyLevel")}
-            options={PGY_LEVEL_OPTIONS}
-            placeholder="Select PGY Level"
-          />
-        </div>
-        <div className="flex flex-col gap-2">
-          <Label htmlFor="register-password">Password</Label>
-          <Input
-            id="register-password"
-            name="password"
-            type="password"
-            autoComplete="new-password"
-            required
-            minLength={MIN_PASSWORD_LENGTH}
-            aria-describedby="register-password-hint"
-            value={fields.password}
-            onChange={(event) => set("password")(event.target.value)}
-          />
-          <p id="register-password-hint" className="text-xs text-muted-foreground">
-            At least {MIN_PASSWORD_LENGTH} characters.
-          </p>
-          <PasswordStrengthMeter password={fields.password} />
-        </div>
-        <div className="flex flex-col gap-2">
-          <Label htmlFor="register-confirm-password">Confirm Password</Label>
-          <Input
-            id="register-confirm-password"
-            name="confirmPassword"
-            type="password"
-            autoComplete="new-password"
-            required
-            value={fields.confirmPassword}
-            onChange={(event) => set("confirmPassword")(event.target.value)}
-          />
-        </div>
+        <UsernameField
+          id="register-username"
+          required
+          value={fields.username}
+          onValueChange={set("username")}
+        />
+        <EmailField
+          id="register-email"
+          required
+          value={fields.email}
+          onValueChange={set("email")}
+        />
+        <Field id="register-pgy" label="PGY Level">
+          {(control) => (
+            <OptionSelect
+              {...control}
+              name="pgyLevel"
+              required
+              value={fields.pgyLevel}
+              onValueChange={set("pgyLevel")}
+              options={PGY_LEVEL_OPTIONS}
+              placeholder="Select PGY Level"
+            />
+          )}
+        </Field>
+        <PasswordField
+          id="register-password"
+          label="Password"
+          name="password"
+          autoComplete="new-password"
+          required
+          minLength={MIN_PASSWORD_LENGTH}
+          hint={<>At least {MIN_PASSWORD_LENGTH} characters.</>}
+          after={<PasswordStrengthMeter password={fields.password} />}
+          value={fields.password}
+          onValueChange={set("password")}
+        />
+        <PasswordField
+          id="register-confirm-password"
+          label="Confirm Password"
+          name="confirmPassword"
+          autoComplete="new-password"
+          required
+          value={fields.confirmPassword}
+          onValueChange={set("confirmPassword")}
+        />
         <Button type="submit" size="lg" busy={register.isPending} className="mt-2 w-full">
           {register.isPending ? "Registering..." : "Register"}
         </Button>

@@ -3,9 +3,8 @@ import { Link, useNavigate } from "@tanstack/react-router";
 import { useState, type FormEvent } from "react";
 import { useBanner } from "@/web/components/ui/alert";
 import { Button } from "@/web/components/ui/button";
-import { Input } from "@/web/components/ui/input";
-import { Label } from "@/web/components/ui/label";
 import { errorMessage, trpc } from "@/web/lib/trpc";
+import { PasswordField, UsernameField } from "./account-fields";
 import { AuthLayout } from "./auth-layout";
 
 export function SignInPage() {
@@ -57,32 +56,16 @@ export function SignInPage() {
       {/* noValidate: our own 'Please enter all fields' replaces the browser's bubbles. */}
       <form noValidate onSubmit={submit} className="flex flex-col gap-4" aria-label="Sign In">
         {banner}
-        <div className="flex flex-col gap-2">
-          <Label htmlFor="login-username">Username</Label>
-          <Input
-            id="login-username"
-            name="username"
-            autoComplete="username"
-            autoCapitalize="none"
-            autoCorrect="off"
-            spellCheck={false}
-            required
-            value={username}
-            onChange={(event) => setUsername(event.target.value)}
-          />
-        </div>
-        <div className="flex flex-col gap-2">
-          <Label htmlFor="login-password">Password</Label>
-          <Input
-            id="login-password"
-            name="password"
-            type="password"
-            autoComplete="current-password"
-            required
-            value={password}
-            onChange={(event) => setPassword(event.target.value)}
-          />
-        </div>
+        <UsernameField id="login-username" required value={username} onValueChange={setUsername} />
+        <PasswordField
+          id="login-password"
+          label="Password"
+          name="password"
+          autoComplete="current-password"
+          required
+          value={password}
+          onValueChange={setPassword}
+        />
         <Button type="submit" size="lg" busy={login.isPending} className="mt-2 w-full">
           {login.isPending ? "Signing In..." : "Sign In"}
         </Button>

@@ -12,7 +12,7 @@ import {
 import { TRPCClientError } from "@trpc/client";
 import { PageHeader } from "@/web/components/layout/page-header";
 import { isFlashcard } from "@/web/components/questions/question-kind";
-import type { QuestionJson } from "@/web/components/questions/question-form-dialog";
+import type { QuestionJson } from "@/web/components/questions/question-kind";
 import { useBanner } from "@/web/components/ui/alert";
 import { Button } from "@/web/components/ui/button";
 import { Input } from "@/web/components/ui/input";
@@ -21,6 +21,7 @@ import { LazyOptionSelect } from "@/web/components/ui/lazy-select";
 import type { SelectOption } from "@/web/components/ui/select";
 import { Spinner } from "@/web/components/ui/spinner";
 import { usePainted } from "@/web/lib/after-paint";
+import { PART_OPTIONS } from "@/web/lib/options";
 import { useSessionUser } from "@/web/lib/session";
 import { errorMessage, trpc } from "@/web/lib/trpc";
 import { isDue } from "./due";
@@ -52,11 +53,7 @@ export const BROWSE_TEXT = {
   FLASHCARD_DELETED: "Flashcard deleted successfully",
 } as const;
 
-const PART_FILTER: SelectOption[] = [
-  { value: ALL, label: "All Parts" },
-  { value: "1", label: "Part 1" },
-  { value: "2", label: "Part 2" },
-];
+const PART_FILTER: SelectOption[] = [{ value: ALL, label: "All Parts" }, ...PART_OPTIONS];
 const VISIBILITY_FILTER: SelectOption[] = [
   { value: "all", label: "All Questions" },
   { value: "mine", label: "My Questions" },

@@ -2,7 +2,7 @@ import { Check, Pencil } from "lucide-react";
 import { UNCATEGORIZED } from "@/core/constants";
 import { isFlashcard } from "@/web/components/questions/question-kind";
 import { QuestionImages } from "@/web/components/questions/question-images";
-import type { QuestionJson } from "@/web/components/questions/question-form-dialog";
+import type { QuestionJson } from "@/web/components/questions/question-kind";
 import { RichContent } from "@/web/components/questions/rich-content";
 import { Badge } from "@/web/components/ui/badge";
 import { Button } from "@/web/components/ui/button";

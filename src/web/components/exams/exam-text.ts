@@ -1,4 +1,4 @@
-import type { ExamMode, ExamStatus } from "@/core/exams/settings";
+import { EXAM_STATUSES, type ExamMode, type ExamStatus } from "@/core/exams/settings";
 
 export function modeLabel(mode: ExamMode): string {
   return mode === "timed" ? "Timed" : "Tutor";
@@ -8,6 +8,15 @@ export function examStatusLabel(status: ExamStatus): string {
   if (status === "in_progress") return "In progress";
   if (status === "expired") return "Expired (time ran out)";
   return "Submitted";
+}
+
+function isExamStatus(status: string): status is ExamStatus {
+  return (EXAM_STATUSES as readonly string[]).includes(status);
+}
+
+/** A status the server reports as text (a mock exam's takers): one this app does not know shows as sent. */
+export function reportedStatusLabel(status: string): string {
+  return isExamStatus(status) ? examStatusLabel(status) : status;
 }
 
 /** A clock's reading: 1:05:09 or 4:07. */

@@ -13,16 +13,15 @@ import {
   CardHeader,
   CardTitle,
 } from "@/web/components/ui/card";
-import { Input } from "@/web/components/ui/input";
-import { Label } from "@/web/components/ui/label";
+import { TextField } from "@/web/components/ui/field";
 import { Spinner } from "@/web/components/ui/spinner";
+import { PART_OPTIONS } from "@/web/lib/options";
 import { errorMessage, trpc } from "@/web/lib/trpc";
 import { examStatusLabel, modeLabel } from "./exam-text";
 
 const PARTS: { value: ExamPart; label: string }[] = [
   { value: "both", label: "Both parts" },
-  { value: "1", label: "Part 1" },
-  { value: "2", label: "Part 2" },
+  ...PART_OPTIONS,
 ];
 const POOLS: { value: ExamPool; label: string }[] = [
   { value: "all", label: "All questions" },
@@ -96,11 +95,11 @@ function CreateExamCard({ onError }: { onError: (message: string) => void }) {
     event.preventDefault();
     create.mutate(
       {
-        size: size as never,
+        size: Number(size),
         part,
         pool,
         mode,
-        secondsPerQuestion: seconds as never,
+        secondsPerQuestion: Number(seconds),
         categories: chosen,
       },
       {
@@ -125,22 +124,18 @@ function CreateExamCard({ onError }: { onError: (message: string) => void }) {
       </CardHeader>
       <CardContent>
         <form onSubmit={submit} className="grid gap-5" aria-label="New exam">
-          <div className="grid gap-1.5">
-            <Label htmlFor={`${id}-size`}>Number of questions</Label>
-            <Input
-              id={`${id}-size`}
-              type="number"
-              inputMode="numeric"
-              min={EXAM_LIMITS.SIZE_MIN}
-              max={EXAM_LIMITS.SIZE_MAX}
-              value={size}
-              onChange={(e) => setSize(e.target.value)}
-              aria-describedby={`${id}-size-hint`}
-            />
-            <p id={`${id}-size-hint`} className="text-xs text-muted-foreground">
-              {EXAM_LIMITS.SIZE_MIN}–{EXAM_LIMITS.SIZE_MAX}
-            </p>
-          </div>
+          <TextField
+            id={`${id}-size`}
+            label="Number of questions"
+            hint={`${EXAM_LIMITS.SIZE_MIN}–${EXAM_LIMITS.SIZE_MAX}`}
+            className="grid gap-1.5"
+            type="number"
+            inputMode="numeric"
+            min={EXAM_LIMITS.SIZE_MIN}
+            max={EXAM_LIMITS.SIZE_MAX}
+            value={size}
+            onValueChange={setSize}
+          />
           <RadioGroup
             legend="Mode"
             name={`${id}-mode`}
@@ -149,22 +144,18 @@ function CreateExamCard({ onError }: { onError: (message: string) => void }) {
             onChange={setMode}
           />
           {mode === "timed" && (
-            <div className="grid gap-1.5">
-              <Label htmlFor={`${id}-seconds`}>Seconds per question</Label>
-              <Input
-                id={`${id}-seconds`}
-                type="number"
-                inputMode="numeric"
-                min={EXAM_LIMITS.SECONDS_MIN}
-                max={EXAM_LIMITS.SECONDS_MAX}
-                value={seconds}
-                onChange={(e) => setSeconds(e.target.value)}
-                aria-describedby={`${id}-seconds-hint`}
-              />
-              <p id={`${id}-seconds-hint`} className="text-xs text-muted-foreground">
-                90 s is the PRITE's pace; {EXAM_LIMITS.SECONDS_MIN}–{EXAM_LIMITS.SECONDS_MAX} s.
-              </p>
-            </div>
+            <TextField
+              id={`${id}-seconds`}
+              label="Seconds per question"
+              hint={`90 s is the PRITE's pace; ${EXAM_LIMITS.SECONDS_MIN}–${EXAM_LIMITS.SECONDS_MAX} s.`}
+              className="grid gap-1.5"
+              type="number"
+              inputMode="numeric"
+              min={EXAM_LIMITS.SECONDS_MIN}
+              max={EXAM_LIMITS.SECONDS_MAX}
+              value={seconds}
+              onValueChange={setSeconds}
+            />
           )}
           <RadioGroup
             legend="Part"
@@ -239,17 +230,16 @@ function JoinCard({ initialCode, onError }: { initialCode: string; onError: (m: 
             );
           }}
         >
-          <div className="grid flex-1 gap-1.5">
-            <Label htmlFor={`${id}-code`}>Join code</Label>
-            <Input
-              id={`${id}-code`}
-              value={code}
-              autoCapitalize="characters"
-              autoComplete="off"
-              onChange={(e) => setCode(e.target.value)}
-              placeholder="e.g. K7M2Q9XA"
-            />
-          </div>
+          <TextField
+            id={`${id}-code`}
+            label="Join code"
+            className="grid flex-1 gap-1.5"
+            value={code}
+            autoCapitalize="characters"
+            autoComplete="off"
+            onValueChange={setCode}
+            placeholder="e.g. K7M2Q9XA"
+          />
           <Button type="submit" busy={join.isPending} disabled={!code.trim()}>
             <LogIn aria-hidden="true" />
             Join

@@ -5,7 +5,7 @@ import { Button } from "@/web/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "@/web/components/ui/card";
 import { Spinner } from "@/web/components/ui/spinner";
 import { errorMessage, trpc } from "@/web/lib/trpc";
-import { examStatusLabel, formatDuration } from "./exam-text";
+import { formatDuration, reportedStatusLabel } from "./exam-text";
 
 const pct = (share: number | null) => (share === null ? "—" : `${Math.round(share * 100)}%`);
 
@@ -102,7 +102,7 @@ export function MockResultsPage({ code }: { code: string }) {
                         {t.percent}% ({t.correct}/{t.total})
                       </td>
                       <td className="py-1 pr-2">{formatDuration(t.timeUsedMs)}</td>
-                      <td className="py-1">{examStatusLabel(t.status as never)}</td>
+                      <td className="py-1">{reportedStatusLabel(t.status)}</td>
                     </tr>
                   ))}
                 </tbody>

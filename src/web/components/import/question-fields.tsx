@@ -3,22 +3,13 @@ import { CATEGORIES, yearChoices } from "@/core/constants";
 import { LETTERS, type Letter, type Options } from "@/core/import/types";
 import { Badge } from "@/web/components/ui/badge";
 import { OptionSelect, type SelectOption } from "@/web/components/ui/select";
+import { PART_OPTIONS, partOf, yearOptions } from "@/web/lib/options";
 import { cn } from "@/web/lib/utils";
 
 /**
  * Pieces shared by the three ways questions come in (bulk file import, Capture, the paste-based
  * Question import at /test). Every question and option text is rendered as React text, never as HTML.
  */
-
-export const PART_OPTIONS: readonly SelectOption[] = [
-  { value: "1", label: "Part 1" },
-  { value: "2", label: "Part 2" },
-];
-
-/** DESIGN §7: every year picker offers the current year back to 2020, newest first. */
-export function yearOptions(now: Date = new Date()): SelectOption[] {
-  return yearChoices(now).map((year) => ({ value: String(year), label: String(year) }));
-}
 
 export function defaultYear(now: Date = new Date()): number {
   return yearChoices(now)[0] ?? now.getFullYear();
@@ -49,7 +40,7 @@ export function PartYearFields({
   yearLabel = "PRITE Year",
   disabled,
 }: PartYearProps) {
-  const years = yearOptions();
+  const years = yearOptions(new Date());
   if (!years.some((o) => o.value === String(year))) {
     years.push({ value: String(year), label: String(year) });
   }
@@ -62,7 +53,7 @@ export function PartYearFields({
         <OptionSelect
           id={`${idPrefix}-part`}
           value={part}
-          onValueChange={(v) => onPartChange(v === "2" ? "2" : "1")}
+          onValueChange={(v) => onPartChange(partOf(v))}
           options={PART_OPTIONS}
           disabled={disabled}
         />

@@ -1,38 +1,24 @@
 import { Bold, Italic, List, Subscript, Superscript, Underline } from "lucide-react";
-import { useId, useRef, useState, type ReactNode } from "react";
-import { LIMITS, yearChoices } from "@/core/constants";
+import { useRef, type ReactNode } from "react";
+import { LIMITS } from "@/core/constants";
 import { Button } from "@/web/components/ui/button";
-import { EditDialogFooter } from "./edit-dialog-footer";
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogHeader,
-  DialogTitle,
-} from "@/web/components/ui/dialog";
 import { Input } from "@/web/components/ui/input";
 import { Label } from "@/web/components/ui/label";
-import { OptionSelect } from "@/web/components/ui/select";
 import { Textarea } from "@/web/components/ui/textarea";
 import { trpc } from "@/web/lib/trpc";
+import { CategoryField, DialogField, PartField, YearField } from "./edit-dialog-fields";
+import { EditDialogFrame } from "./edit-dialog-frame";
 import {
   emptyFlashcardDraft,
   flashcardDraftError,
   flashcardDraftFrom,
   flashcardPayload,
   wrapSelection,
-  type FlashcardDraft,
   type FormatTag,
 } from "./flashcard-draft";
-import {
-  categoryOptions,
-  Field,
-  NO_CATEGORY,
-  PART_OPTIONS,
-  type QuestionJson,
-} from "./question-form-dialog";
+import type { QuestionJson } from "./question-kind";
 import { RichContent } from "./rich-content";
-import { useEditDialog } from "./use-edit-dialog";
+import { useEditDialog, type EditDialogProps } from "./use-edit-dialog";
 
 export const FLASHCARD_FORM_TEXT = {
   EDIT_TITLE: "Edit Flashcard",
@@ -56,16 +42,6 @@ const FORMAT_BUTTONS: { tag: FormatTag | "li"; label: string; icon: ReactNode }[
   { tag: "li", label: "Bulleted list", icon: <List aria-hidden="true" /> },
 ];
 
-interface FlashcardFormDialogProps {
-  /** The flashcard to edit, or null for 'New Flashcard'. */
-  flashcard: QuestionJson | null;
-  open: boolean;
-  onOpenChange: (open: boolean) => void;
-  defaultPublic: boolean;
-  onSaved: (question: QuestionJson) => void;
-  onDeleted?: (id: string) => void;
-}
-
 /**
  * The flashcard editor (issue 17): front and back as the HTML the card keeps, with buttons for bold,
  * italic, underline, super/subscript and lists, and a preview of each side as Study shows it. The server
@@ -74,134 +50,73 @@ interface FlashcardFormDialogProps {
  */
 export function FlashcardFormDialog({
   flashcard,
-  open,
-  onOpenChange,
-  defaultPublic,
-  onSaved,
-  onDeleted,
-}: FlashcardFormDialogProps) {
-  const [draft, setDraft] = useState<FlashcardDraft>(() =>
-    flashcard ? flashcardDraftFrom(flashcard) : emptyFlashcardDraft(new Date(), defaultPublic),
-  );
+  ...props
+}: EditDialogProps & {
+  /** The flashcard to edit, or null for 'New Flashcard'. */
+  flashcard: QuestionJson | null;
+}) {
   const create = trpc.questions.createFlashcard.useMutation();
-  const {
-    isNew,
-    message,
-    setMessage,
-    save: send,
-    deleteQuestion: deleteCard,
-    confirmDialog,
-    saving,
-    deleting,
-    busy,
-  } = useEditDialog({
+  const { id, draft, set, dialog } = useEditDialog({
+    ...props,
     question: flashcard,
+    initialDraft: () =>
+      flashcard
+        ? flashcardDraftFrom(flashcard)
+        : emptyFlashcardDraft(new Date(), props.defaultPublic),
+    problem: flashcardDraftError,
+    payload: flashcardPayload,
     text: FLASHCARD_FORM_TEXT,
-    create: create.mutateAsync as never,
+    create: create.mutateAsync,
     creating: create.isPending,
-    onOpenChange,
-    onSaved,
-    onDeleted,
   });
-  const id = useId();
-
-  const set = <K extends keyof FlashcardDraft>(key: K, value: FlashcardDraft[K]) =>
-    setDraft((d) => ({ ...d, [key]: value }));
-
-  const save = () => void send(flashcardDraftError(draft), flashcardPayload(draft));
-
-  const years = yearChoices(new Date(), flashcard?.year).map((y) => ({
-    value: String(y),
-    label: String(y),
-  }));
 
   return (
-    <Dialog open={open} onOpenChange={(next) => !busy && onOpenChange(next)}>
-      <DialogContent showClose={false} className="max-w-2xl" aria-describedby={`${id}-desc`}>
-        <DialogHeader>
-          <DialogTitle>
-            {isNew ? FLASHCARD_FORM_TEXT.NEW_TITLE : FLASHCARD_FORM_TEXT.EDIT_TITLE}
-          </DialogTitle>
-          <DialogDescription id={`${id}-desc`}>
-            A front and a back, rated Again, Hard, Good or Easy when studied.
-          </DialogDescription>
-        </DialogHeader>
+    <EditDialogFrame
+      dialog={dialog}
+      open={props.open}
+      onOpenChange={props.onOpenChange}
+      description="A front and a back, rated Again, Hard, Good or Easy when studied."
+    >
+      <SideEditor
+        id={`${id}-front`}
+        label="Front"
+        value={draft.front}
+        onChange={(v) => set("front", v)}
+      />
+      <SideEditor
+        id={`${id}-back`}
+        label="Back"
+        value={draft.back}
+        onChange={(v) => set("back", v)}
+      />
 
-        <form
-          className="grid gap-4"
-          onSubmit={(event) => {
-            event.preventDefault();
-            save();
-          }}
-        >
-          <SideEditor
-            id={`${id}-front`}
-            label="Front"
-            value={draft.front}
-            onChange={(v) => set("front", v)}
+      <div className="grid grid-cols-1 gap-4 min-[420px]:grid-cols-3">
+        <PartField id={`${id}-part`} value={draft.part} onChange={(v) => set("part", v)} />
+        <YearField
+          id={`${id}-year`}
+          value={draft.year}
+          storedYear={flashcard?.year}
+          onChange={(v) => set("year", v)}
+        />
+        <CategoryField
+          id={`${id}-category`}
+          value={draft.category}
+          onChange={(v) => set("category", v)}
+        />
+      </div>
+
+      <DialogField id={`${id}-source`} label="Source">
+        {(control) => (
+          <Input
+            {...control}
+            placeholder="e.g. the Anki deck it came from"
+            maxLength={LIMITS.SOURCE}
+            value={draft.source}
+            onChange={(e) => set("source", e.target.value)}
           />
-          <SideEditor
-            id={`${id}-back`}
-            label="Back"
-            value={draft.back}
-            onChange={(v) => set("back", v)}
-          />
-
-          <div className="grid grid-cols-1 gap-4 min-[420px]:grid-cols-3">
-            <Field label="Part" htmlFor={`${id}-part`}>
-              <OptionSelect
-                id={`${id}-part`}
-                value={draft.part}
-                onValueChange={(v) => set("part", v === "2" ? "2" : "1")}
-                options={PART_OPTIONS}
-              />
-            </Field>
-            <Field label="Year" htmlFor={`${id}-year`}>
-              <OptionSelect
-                id={`${id}-year`}
-                value={String(draft.year)}
-                onValueChange={(v) => set("year", Number(v))}
-                options={years}
-              />
-            </Field>
-            <Field label="Category" htmlFor={`${id}-category`}>
-              <OptionSelect
-                id={`${id}-category`}
-                value={draft.category || NO_CATEGORY}
-                onValueChange={(v) => set("category", v === NO_CATEGORY ? "" : v)}
-                options={categoryOptions(draft.category)}
-              />
-            </Field>
-          </div>
-
-          <Field label="Source" htmlFor={`${id}-source`}>
-            <Input
-              id={`${id}-source`}
-              placeholder="e.g. the Anki deck it came from"
-              maxLength={LIMITS.SOURCE}
-              value={draft.source}
-              onChange={(e) => set("source", e.target.value)}
-            />
-          </Field>
-
-          <EditDialogFooter
-            id={id}
-            isPublic={draft.isPublic}
-            onPublicChange={(v) => set("isPublic", v)}
-            message={message}
-            onMessageClose={() => setMessage(null)}
-            isNew={isNew}
-            busy={busy}
-            saving={saving}
-            deleting={deleting}
-            onDelete={() => void deleteCard()}
-            onCancel={() => onOpenChange(false)}
-            submitLabel={isNew ? FLASHCARD_FORM_TEXT.CREATE : FLASHCARD_FORM_TEXT.SAVE}
-          />
-        </form>
-        {confirmDialog}
-      </DialogContent>
-    </Dialog>
+        )}
+      </DialogField>
+    </EditDialogFrame>
   );
 }
 

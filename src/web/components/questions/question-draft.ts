@@ -59,7 +59,7 @@ function allLetters(options: Record<string, string> = {}): Record<OptionLetter, 
   >;
 }
 
-const asType = (value: string): QuestionType =>
+export const asType = (value: string): QuestionType =>
   value === "fourOptions" || value === "multipleCorrect" ? value : "standard";
 
 /** An empty form for 'New Question': this year, Part 1, public as the user's Public Profile says. */

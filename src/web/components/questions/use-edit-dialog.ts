@@ -1,11 +1,15 @@
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useId, useRef, useState, type ReactNode } from "react";
 import { SUCCESS_CLOSE_DELAY_MS } from "@/core/constants";
 import { useConfirm } from "@/web/components/ui/dialog";
-import { errorMessage, trpc } from "@/web/lib/trpc";
-import type { QuestionJson } from "./question-form-dialog";
+import { errorMessage, trpc, type RouterInputs } from "@/web/lib/trpc";
+import type { QuestionJson } from "./question-kind";
 
 /** The words of an edit dialog: one set for questions, one for flashcards. */
 export interface EditDialogText {
+  EDIT_TITLE: string;
+  NEW_TITLE: string;
+  SAVE: string;
+  CREATE: string;
   CREATED: string;
   UPDATED: string;
   CREATE_FAILED: string;
@@ -14,41 +18,82 @@ export interface EditDialogText {
   DELETE_CONFIRM: string;
 }
 
-/**
- * Saving and deleting in the Edit Question and Edit Flashcard dialogs (SPEC §4): a problem found before
- * sending, or the server's words, shows in the dialog; success shows for 1.5 s, then the parent refreshes
- * and the dialog closes; delete asks first.
- */
-export function useEditDialog(opts: {
-  question: QuestionJson | null;
-  text: EditDialogText;
-  create: (payload: never) => Promise<QuestionJson>;
-  creating: boolean;
+/** The props both editors take from their parent (Browse). */
+export interface EditDialogProps {
+  open: boolean;
   onOpenChange: (open: boolean) => void;
+  /** Public Profile: the default of the public checkbox for a new question. */
+  defaultPublic: boolean;
+  /** After the success message has shown for 1.5 s (SPEC §4): the parent refreshes and the form closes. */
   onSaved: (question: QuestionJson) => void;
   onDeleted?: (id: string) => void;
-}) {
+}
+
+/** The fields `questions.update` changes; what each editor sends is one. */
+type UpdateData = RouterInputs["questions"]["update"]["data"];
+
+/** What the dialog's frame (EditDialogFrame) shows and does, from `useEditDialog`. */
+export interface EditDialogState {
+  id: string;
+  text: EditDialogText;
+  isNew: boolean;
+  message: { type: "success" | "error"; text: string } | null;
+  clearMessage: () => void;
+  save: () => void;
+  deleteQuestion: () => void;
+  confirmDialog: ReactNode;
+  isPublic: boolean;
+  setPublic: (isPublic: boolean) => void;
+  saving: boolean;
+  deleting: boolean;
+  busy: boolean;
+}
+
+/**
+ * The draft, saving and deleting of the Edit Question and Edit Flashcard dialogs (SPEC §4): a problem
+ * found before sending, or the server's words, shows in the dialog; success shows for 1.5 s, then the
+ * parent refreshes and the dialog closes; delete asks first.
+ */
+export function useEditDialog<D extends { isPublic: boolean }, P extends UpdateData>(
+  opts: EditDialogProps & {
+    question: QuestionJson | null;
+    /** The form's state for `question`, or the empty form for a new one. */
+    initialDraft: () => D;
+    /** The first problem the server would answer, checked before sending; null when none. */
+    problem: (draft: D) => string | null;
+    payload: (draft: D) => P;
+    text: EditDialogText;
+    create: (payload: P) => Promise<QuestionJson>;
+    creating: boolean;
+  },
+) {
   const { question, text, create, onOpenChange, onSaved, onDeleted } = opts;
-  const [message, setMessage] = useState<{ type: "success" | "error"; text: string } | null>(null);
+  const [draft, setDraft] = useState<D>(opts.initialDraft);
+  const [message, setMessage] = useState<EditDialogState["message"]>(null);
   const [saved, setSaved] = useState(false);
   const timer = useRef<number | undefined>(undefined);
   const update = trpc.questions.update.useMutation();
   const remove = trpc.questions.delete.useMutation();
   const { confirm, dialog: confirmDialog } = useConfirm();
+  const id = useId();
   const isNew = question === null;
 
   useEffect(() => () => window.clearTimeout(timer.current), []);
 
-  const save = async (problem: string | null, payload: unknown) => {
+  const set = <K extends keyof D>(key: K, value: D[K]) => setDraft((d) => ({ ...d, [key]: value }));
+
+  const save = async () => {
     setMessage(null);
+    const problem = opts.problem(draft);
     if (problem) {
       setMessage({ type: "error", text: problem });
       return;
     }
+    const payload = opts.payload(draft);
     try {
       const result = isNew
-        ? await create(payload as never)
-        : await update.mutateAsync({ id: question._id, data: payload as never });
+        ? await create(payload)
+        : await update.mutateAsync({ id: question._id, data: payload });
       setSaved(true);
       setMessage({ type: "success", text: isNew ? text.CREATED : text.UPDATED });
       timer.current = window.setTimeout(() => {
@@ -82,15 +127,20 @@ export function useEditDialog(opts: {
     }
   };
 
-  return {
+  const dialog: EditDialogState = {
+    id,
+    text,
     isNew,
     message,
-    setMessage,
-    save,
-    deleteQuestion,
+    clearMessage: () => setMessage(null),
+    save: () => void save(),
+    deleteQuestion: () => void deleteQuestion(),
     confirmDialog,
+    isPublic: draft.isPublic,
+    setPublic: (isPublic) => setDraft((d) => ({ ...d, isPublic })),
     saving: opts.creating || update.isPending,
     deleting: remove.isPending,
     busy: opts.creating || update.isPending || remove.isPending || saved,
   };
+  return { id, draft, setDraft, set, dialog };
 }

@@ -1,6 +1,6 @@
 import { Plus, Trash2 } from "lucide-react";
 import { useEffect, useId, useMemo, useRef, useState, type FormEvent, type ReactNode } from "react";
-import { SUCCESS_CLOSE_DELAY_MS, yearChoices } from "@/core/constants";
+import { SUCCESS_CLOSE_DELAY_MS } from "@/core/constants";
 import { PRITE_SCORE_MESSAGES } from "@/core/schemas/priteScore";
 import { useBanner } from "@/web/components/ui/alert";
 import { Button } from "@/web/components/ui/button";
@@ -8,6 +8,7 @@ import { Input } from "@/web/components/ui/input";
 import { Label } from "@/web/components/ui/label";
 import { OptionSelect } from "@/web/components/ui/select";
 import { Textarea } from "@/web/components/ui/textarea";
+import { yearOptions } from "@/web/lib/options";
 import { trpc } from "@/web/lib/trpc";
 import {
   acceptPercentileInput,
@@ -108,10 +109,7 @@ export function PriteScoreForm({
 
   const years = useMemo(() => {
     const initialYear = initial ? Number.parseInt(initial.year, 10) : null;
-    return yearChoices(new Date(), Number.isFinite(initialYear) ? initialYear : null).map((y) => ({
-      value: String(y),
-      label: String(y),
-    }));
+    return yearOptions(new Date(), Number.isFinite(initialYear) ? initialYear : null);
   }, [initial]);
 
   const set = <K extends keyof Draft>(key: K, value: Draft[K]) =>

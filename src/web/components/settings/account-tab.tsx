@@ -1,3 +1,4 @@
+import { PasswordField } from "@/web/components/auth/account-fields";
 import { PasswordStrengthMeter } from "@/web/components/auth/password-strength";
 import { KeyRound, LogOut, Trash2 } from "lucide-react";
 import { useState, type FormEvent } from "react";
@@ -11,8 +12,6 @@ import {
   CardHeader,
   CardTitle,
 } from "@/web/components/ui/card";
-import { Input } from "@/web/components/ui/input";
-import { Label } from "@/web/components/ui/label";
 import { useLeaveSession, useLogOut, useSessionUser } from "@/web/lib/session";
 import { eraseOfflineData } from "@/web/offline/store";
 import { errorMessage, trpc } from "@/web/lib/trpc";
@@ -50,18 +49,19 @@ function ChangePasswordForm() {
     }
   };
 
-  const field = (key: keyof typeof fields, label: string, autoComplete: string) => (
-    <div className="flex flex-col gap-2">
-      <Label htmlFor={`password-${key}`}>{label}</Label>
-      <Input
-        id={`password-${key}`}
-        name={key}
-        type="password"
-        autoComplete={autoComplete}
-        value={fields[key]}
-        onChange={(event) => set(key)(event.target.value)}
-      />
-    </div>
+  const field = (
+    key: keyof typeof fields,
+    label: string,
+    autoComplete: "current-password" | "new-password",
+  ) => (
+    <PasswordField
+      id={`password-${key}`}
+      label={label}
+      name={key}
+      autoComplete={autoComplete}
+      value={fields[key]}
+      onValueChange={set(key)}
+    />
   );
 
   return (

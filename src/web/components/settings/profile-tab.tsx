@@ -1,11 +1,13 @@
-import { useState, type FormEvent, type ReactNode } from "react";
-import { PGY_LEVELS, SPECIALTIES, type PgyLevel, type Specialty } from "@/core/constants";
+import { useState, type FormEvent } from "react";
+import type { PgyLevel, Specialty } from "@/core/constants";
 import { useBanner } from "@/web/components/ui/alert";
 import { Button } from "@/web/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "@/web/components/ui/card";
 import { Input } from "@/web/components/ui/input";
-import { Label } from "@/web/components/ui/label";
+import { EmailField } from "@/web/components/auth/account-fields";
+import { Field, TextField } from "@/web/components/ui/field";
 import { OptionSelect } from "@/web/components/ui/select";
+import { PGY_LEVEL_OPTIONS, SPECIALTY_OPTIONS } from "@/web/lib/options";
 import { useSessionUser } from "@/web/lib/session";
 import { errorMessage, trpc } from "@/web/lib/trpc";
 
@@ -14,24 +16,15 @@ const SELECTS = [
     key: "pgyLevel",
     label: "PGY Level",
     placeholder: "Select PGY Level",
-    options: PGY_LEVELS.map((l) => ({ value: l.value, label: l.label })),
+    options: PGY_LEVEL_OPTIONS,
   },
   {
     key: "specialty",
     label: "Specialty",
     placeholder: "Select Specialty",
-    options: SPECIALTIES.map((s) => ({ value: s, label: s })),
+    options: SPECIALTY_OPTIONS,
   },
 ] as const;
-
-function Field({ id, label, children }: { id: string; label: string; children: ReactNode }) {
-  return (
-    <div className="flex flex-col gap-2">
-      <Label htmlFor={id}>{label}</Label>
-      {children}
-    </div>
-  );
-}
 
 /** Settings › Profile (SPEC §2): everything but the username can change. */
 export function ProfileTab() {
@@ -75,64 +68,43 @@ export function ProfileTab() {
       <CardContent>
         <form noValidate onSubmit={submit} className="flex flex-col gap-4" aria-label="Profile">
           {banner}
-          <Field id="profile-username" label="Username">
-            <Input
-              id="profile-username"
-              name="username"
-              value={user.username}
-              readOnly
-              aria-describedby="profile-username-note"
-            />
-            <p id="profile-username-note" className="text-xs text-muted-foreground">
-              Username cannot be changed
-            </p>
+          <Field id="profile-username" label="Username" hint="Username cannot be changed">
+            {(control) => <Input {...control} name="username" value={user.username} readOnly />}
           </Field>
-          <Field id="profile-email" label="Email">
-            <Input
-              id="profile-email"
-              name="email"
-              type="email"
-              inputMode="email"
-              autoComplete="email"
-              autoCapitalize="none"
-              spellCheck={false}
-              value={fields.email}
-              onChange={(event) => set("email")(event.target.value)}
-            />
-          </Field>
-          <Field id="profile-display-name" label="Display Name">
-            <Input
-              id="profile-display-name"
-              name="displayName"
-              autoComplete="name"
-              placeholder="Enter your display name"
-              value={fields.displayName}
-              onChange={(event) => set("displayName")(event.target.value)}
-            />
-          </Field>
+          <EmailField id="profile-email" value={fields.email} onValueChange={set("email")} />
+          <TextField
+            id="profile-display-name"
+            label="Display Name"
+            name="displayName"
+            autoComplete="name"
+            placeholder="Enter your display name"
+            value={fields.displayName}
+            onValueChange={set("displayName")}
+          />
           {SELECTS.map(({ key, label, options, placeholder }) => (
             <Field key={key} id={`profile-${key}`} label={label}>
-              <OptionSelect
-                id={`profile-${key}`}
-                name={key}
-                value={fields[key]}
-                onValueChange={set(key)}
-                options={options}
-                placeholder={placeholder}
-                emptyOption={placeholder}
-              />
+              {(control) => (
+                <OptionSelect
+                  {...control}
+                  name={key}
+                  value={fields[key]}
+                  onValueChange={set(key)}
+                  options={options}
+                  placeholder={placeholder}
+                  emptyOption={placeholder}
+                />
+              )}
             </Field>
           ))}
-          <Field id="profile-institution" label="Institution">
-            <Input
-              id="profile-institution"
-              name="institution"
-              autoComplete="organization"
-              placeholder="Your training institution"
-              value={fields.institution}
-              onChange={(event) => set("institution")(event.target.value)}
-            />
-          </Field>
+          <TextField
+            id="profile-institution"
+            label="Institution"
+            name="institution"
+            autoComplete="organization"
+            placeholder="Your training institution"
+            value={fields.institution}
+            onValueChange={set("institution")}
+          />
           <Button type="submit" busy={save.isPending} className="w-full sm:w-fit">
             {save.isPending ? "Saving..." : "Save Profile"}
           </Button>
