@@ -11,7 +11,7 @@ import {
 } from "./constants";
 
 describe("constants", () => {
-  it("has the 34 categories of SPEC §3, in order and unique", () => {
+  it("has the 34 categories in docs/product/data.md, in order and unique", () => {
     expect(CATEGORIES).toHaveLength(34);
     expect(new Set(CATEGORIES).size).toBe(34);
     expect(CATEGORIES[0]).toBe("Neuroscience");

@@ -1,11 +1,11 @@
 /**
- * Fixed lists and limits of the product (SPEC §3, §9; DESIGN §5, §7).
+ * Fixed lists and limits of the product (docs/product/data.md, constants.md, scheduling.md and product-decisions.md).
  * Isomorphic: imported by the browser, the server and the CLI alike.
  */
 
 export const PRODUCT_TITLE = "PRITE Study";
 
-/** The fixed category list of SPEC §3, in the spec's order (pickers show it as is). */
+/** The fixed category list in docs/product/data.md, in the spec's order (pickers show it as is). */
 export const CATEGORIES = [
   "Neuroscience",
   "Development",
@@ -71,7 +71,7 @@ export const PGY_LEVEL_VALUES = [
 ] as const;
 export type PgyLevel = (typeof PGY_LEVEL_VALUES)[number];
 
-/** Label shown for a stored PGY value; unknown or empty values read 'Not specified' (SPEC §9). */
+/** Label shown for a stored PGY value; unknown or empty values read 'Not specified' (docs/product/constants.md). */
 export function pgyLabel(value: string | null | undefined): string {
   return PGY_LEVELS.find((l) => l.value === value)?.label ?? "Not specified";
 }
@@ -150,12 +150,12 @@ export const MULTIPLE_CORRECT_DEFAULT_COUNT = 3;
 export const NUM_CORRECT_ANSWERS_MIN = 1;
 export const NUM_CORRECT_ANSWERS_MAX = 15;
 
-// Timing of the interface (SPEC §9).
+// Timing of the interface (docs/product/constants.md).
 export const ALERT_AUTO_CLOSE_MS = 5000;
 export const SUCCESS_CLOSE_DELAY_MS = 1500;
 export const RELOAD_DELAY_MS = 1500;
 
-// Study statistics (SPEC §4, §9).
+// Study statistics (docs/product/states.md and constants.md).
 export const RECENT_PERFORMANCE_LIMIT = 10;
 export const CATEGORY_EXTREMES_COUNT = 3;
 export const CATEGORY_EXTREMES_MIN_ANSWERS = 5;
@@ -163,10 +163,10 @@ export const STREAK_MAX_BARS = 5;
 export const DASHBOARD_TOP_CATEGORIES = 3;
 export const REVIEW_JUMP_BUTTONS = 10;
 
-// Spaced repetition (DESIGN §5).
+// Spaced repetition (docs/product/scheduling.md).
 export const INITIAL_EASE = 2.5;
 export const MIN_EASE = 1.3;
-/** Strictly above this ease a question counts as mastered (SPEC §9). */
+/** Strictly above this ease a question counts as mastered (docs/product/constants.md). */
 export const MASTERED_EASE = 2.5;
 /**
  * Longest interval, as Anki's default: SM-2 alone grows without bound, and a card rated many times
@@ -185,9 +185,9 @@ export const DUPLICATE_DETECTION = {
   TEXT_WEIGHT: 0.6,
   OPTION_WEIGHT: 0.4,
   CROSS_PART: false,
-  // SPEC §9's "yields to the interface every 10 questions" has no constant: the check runs on the
+  // docs/product/constants.md's "yields to the interface every 10 questions" has no constant: the check runs on the
   // server in batches and the screen awaits each one (docs/decisions/071-duplicate-check-screen.md).
-  /** Characters of the matched question's text shown as the 'existing' preview (SPEC §9). */
+  /** Characters of the matched question's text shown as the 'existing' preview (docs/product/constants.md). */
   PREVIEW_CHARS: 50,
 } as const;
 
@@ -195,11 +195,11 @@ export const PERCENTILE_MIN = 0;
 export const PERCENTILE_MAX = 99;
 export const PERCENTILE_BANDS = { SUCCESS: 80, PRIMARY: 50, WARNING: 30 } as const;
 
-/** Rankings are shown only when at least this many other users are in the cohort (DESIGN §7). */
+/** Rankings are shown only when at least this many other users are in the cohort (docs/product/product-decisions.md). */
 export const RANKING_MIN_COHORT = 5;
 export const ACTIVE_USER_DAYS = 30;
 
-// Study pool (DESIGN §7).
+// Study pool (docs/product/product-decisions.md).
 export const DUE_PAGE = { DEFAULT: 50, MAX: 500 } as const;
 
 /**
@@ -248,13 +248,13 @@ export const BULK_IMPORT = {
   FILE_EXTENSIONS: [".csv", ".xls", ".xlsx"],
 } as const;
 
-/** First year offered by every year picker (DESIGN §7). */
+/** First year offered by every year picker (docs/product/product-decisions.md). */
 export const FIRST_CHOICE_YEAR = 2020;
 /** Oldest year the server accepts. */
 export const FIRST_ACCEPTED_YEAR = 2000;
 
 /**
- * Year picker choices, newest first: the current year back to 2020 (DESIGN §7 replaces the spec's
+ * Year picker choices, newest first: the current year back to 2020 (docs/product/product-decisions.md replaces the spec's
  * various 2020-2024 and "current and 4 before" lists). `extraYear` (an edited question's own year) is
  * always offered too. The year is read in the runtime's local time, i.e. the resident's calendar in the
  * browser.

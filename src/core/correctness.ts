@@ -1,5 +1,5 @@
 /**
- * When an answer is right: the one rule study sessions and exams share (DESIGN §7: decided on the
+ * When an answer is right: the one rule study sessions and exams share (docs/product/product-decisions.md: decided on the
  * server from the stored answers, never taken from the client).
  */
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { exportFileName, localDateStamp } from "./file-names";
 
-describe("export file names (SPEC §7)", () => {
+describe("export file names (docs/product/rest-api.md)", () => {
   it("use the local calendar date, zero-padded", () => {
     expect(localDateStamp(new Date(2025, 2, 4, 23, 59))).toBe("2025-03-04");
     expect(localDateStamp(new Date(2025, 11, 31, 0, 0))).toBe("2025-12-31");

@@ -6,7 +6,7 @@ export function localDateStamp(now: Date): string {
   return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
 }
 
-/** e.g. prite_study_data_2025-03-14.json (SPEC §7), or prite_questions_2025-03-14.apkg for Anki. */
+/** e.g. prite_study_data_2025-03-14.json (docs/product/rest-api.md), or prite_questions_2025-03-14.apkg for Anki. */
 export function exportFileName(prefix: string, now: Date, extension = "json"): string {
   return `${prefix}${localDateStamp(now)}.${extension}`;
 }

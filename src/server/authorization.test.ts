@@ -293,7 +293,7 @@ const PROCEDURES: Record<string, Access> = {
   "imports.commit": objectAccess(
     ...onQuestions((targetId) => ({ items: [importItem(targetId)] }), "NOT_FOUND", "FORBIDDEN"),
   ),
-  // Answer keys are addressed by part and year inside the caller's own keys (DESIGN §7): another user
+  // Answer keys are addressed by part and year inside the caller's own keys (docs/product/product-decisions.md): another user
   // reaches only their own (none), never the owner's.
   "answerKeys.list": { kind: "caller" },
   "answerKeys.save": { kind: "caller" },

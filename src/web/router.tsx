@@ -7,7 +7,7 @@ import { routeTree } from "./routeTree.gen";
 
 export function createAppRouter() {
   let leaving = false;
-  // SPEC §4: a 401 from any call means the session is gone; go to sign in (unless already there).
+  // docs/product/states.md: a 401 from any call means the session is gone; go to sign in (unless already there).
   const onUnauthorized = () => {
     if (leaving || PUBLIC_PATHS.has(window.location.pathname)) return;
     leaving = true;

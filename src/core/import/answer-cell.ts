@@ -14,7 +14,7 @@ const OPTION_NUMBER = /^\(?([1-5])(?:\.0+)?\)?$/;
 const LIST_TOKEN = /^\(?(?:[A-Ea-e]|\d{1,2}(?:\.0+)?)\)?\.?$/;
 
 /**
- * Reads a spreadsheet answer cell. SPEC §5 takes the cell's first character when it is A-E; real
+ * Reads a spreadsheet answer cell. docs/product/validation.md takes the cell's first character when it is A-E; real
  * files also hold 1-based option numbers ('3', '3.0', MedMCQA's cop), 'Answer: C', '(b)', the
  * option's own text, and lists ('1, 2, 3, 2'). A list or an unreadable value is reported so the
  * caller can tell the user, instead of silently keeping whatever letter the value starts with
@@ -52,7 +52,7 @@ export function readAnswerCell(raw: string, options?: Options): AnswerReading {
 
 /**
  * The answer a line of text names: a standalone capital A-E ('Answer: C', '(B)', 'b' alone).
- * Capitals inside words are not answers, so 'Answer is Clozapine' names none (SPEC §5's "first A-E
+ * Capitals inside words are not answers, so 'Answer is Clozapine' names none (docs/product/validation.md's "first A-E
  * letter" would have read the A of 'Answer').
  */
 export function firstAnswerLetter(text: string): "" | Letter {

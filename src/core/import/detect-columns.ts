@@ -2,13 +2,13 @@ import { trimEndChars } from "../text";
 import { cellText, isBlankRow, nonEmptyCells, OPTION_KEYS, type Row, type Rows } from "./cells";
 import { LETTERS, type ImportSettings, type Letter } from "./types";
 
-/** Rows searched for the header (SPEC §9: header rows 1 to 5 are offered). */
+/** Rows searched for the header (docs/product/constants.md: header rows 1 to 5 are offered). */
 const HEADER_ROWS_OFFERED = 5;
 const PREVIEW_ROWS_READ = 10;
 const PREVIEW_DATA_ROWS = 5;
 
 // ---------------------------------------------------------------------------------------------
-// Column labels and auto-detection (SPEC §5 'Column auto-detection')
+// Column labels and auto-detection (docs/product/validation.md 'Column auto-detection')
 
 /** Header labels as shown in the column selects: blank labels are 'Column N' (1-based). */
 export function columnLabels(headerRow: Row | undefined, width?: number): string[] {
@@ -97,7 +97,7 @@ export interface DetectOptions {
   base?: Partial<ImportSettings>;
 }
 
-/** Settings with every column unset: the wizard's starting point (SPEC §9 defaults). */
+/** Settings with every column unset: the wizard's starting point (docs/product/constants.md defaults). */
 export function defaultImportSettings(base: Partial<ImportSettings> = {}): ImportSettings {
   return {
     part: base.part ?? "1",
@@ -122,7 +122,7 @@ export function defaultImportSettings(base: Partial<ImportSettings> = {}): Impor
 }
 
 /**
- * SPEC §5 column auto-detection from header labels, extended for real files: MedMCQA's
+ * docs/product/validation.md column auto-detection from header labels, extended for real files: MedMCQA's
  * opa..ope / cop / exp / subject_name, quiz tools' 'Answer A' option columns, 'Points A' score
  * columns and numbered option columns ('1'..'5'), and a question-number column ('Question N°').
  * When several columns could be the category, one with data wins over an empty one (MedMCQA's
@@ -344,7 +344,7 @@ function inferFromData(sample: Rows, base: Partial<ImportSettings>): ImportSetti
 }
 
 // ---------------------------------------------------------------------------------------------
-// Preview (SPEC §2 Import, step 2)
+// Preview (docs/product/screens.md Import, step 2)
 
 export interface RowsPreview {
   /** Column labels ('Column N' for blank labels, or for every column when there is no header). */

@@ -9,7 +9,7 @@ export class ImportError extends Error {
   }
 }
 
-/** SPEC §5 / §8 wording, verbatim. */
+/** docs/product/validation.md and errors.md wording, verbatim. */
 export const UNSUPPORTED_FORMAT_MESSAGE =
   "Unsupported file format. Please upload a CSV or Excel file.";
 export const QUESTION_COLUMN_REQUIRED_MESSAGE = "Question column is required";

@@ -32,7 +32,7 @@ export {
 export * from "./detect-columns";
 
 // ---------------------------------------------------------------------------------------------
-// Parsing (SPEC §5 'Bulk file import')
+// Parsing (docs/product/validation.md 'Bulk file import')
 
 interface Draft {
   number: number | null;
@@ -213,7 +213,7 @@ function answerFromPoints(
 }
 
 /**
- * Question per row. Beyond SPEC §5: answers given as option numbers (1-5, '3.0') or as the
+ * Question per row. Beyond docs/product/validation.md: answers given as option numbers (1-5, '3.0') or as the
  * option's text are understood; a list ('1, 2, 3, 2') or an unreadable answer is a RowError but
  * the question is still imported, without an answer, so the user can set it while reviewing;
  * with no answer column, 'Points A'.. columns name the correct option.
@@ -364,7 +364,7 @@ function qaAnswer(answerText: string, options: Options): "" | Letter {
 /**
  * Q&A: rows pair up; the first is the question, the second supplies the answer (the first
  * standalone letter A-E in it, after an 'A:' / 'Answer:' label, or an option's number or text).
- * SPEC §5 gives Q&A questions no options, yet the bank stores only questions with options A and B:
+ * docs/product/validation.md gives Q&A questions no options, yet the bank stores only questions with options A and B:
  * the question cell is therefore read by the pasted-text parser, which splits options written
  * after the stem (docs/decisions/072-qa-format-inline-options.md). A question without options
  * is a RowError; an answer row naming no option, or no answer row at the end, is a warning and the

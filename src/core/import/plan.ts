@@ -4,14 +4,14 @@ import { firstIssueMessage, ZBulkQuestionItem } from "../schemas";
 import type { ManualMergeField, MergeStrategy } from "../similarity";
 
 /**
- * The pure part of the bulk import page flow (SPEC §4 'Import page flow', 'Duplicate resolution'):
+ * The pure part of the bulk import page flow (docs/product/states.md 'Import page flow', 'Duplicate resolution'):
  * what is sent to the server and how the resolutions become commit items. No React, so it is unit tested.
  */
 
 /** Questions per duplicate-check call: small enough for a smooth percentage, large enough to be quick. */
 export const DUPLICATE_CHECK_BATCH = 100;
 
-/** A question as the import procedures take it (the fields of SPEC §7 POST /questions/bulk). */
+/** A question as the import procedures take it (the fields in docs/product/rest-api.md POST /questions/bulk). */
 // A type alias (not an interface), so it fits the server's Record<string, unknown> item payload.
 export type ImportItem = {
   text: string;
@@ -56,7 +56,7 @@ export function percentDone(done: number, total: number): number {
 }
 
 /**
- * SPEC §9: the 'existing' preview shows the first 50 characters of the matched question's text
+ * docs/product/constants.md: the 'existing' preview shows the first 50 characters of the matched question's text
  * (whitespace collapsed; an ellipsis when there is more).
  */
 export function previewText(
@@ -105,7 +105,7 @@ export interface Resolution {
   fields: ManualMergeField[];
 }
 
-/** SPEC §4: the strategy the match suggests, or newer; Keep Both when merging is not allowed. */
+/** docs/product/states.md: the strategy the match suggests, or newer; Keep Both when merging is not allowed. */
 export function defaultResolution(match: MatchView | undefined, matchIndex = 0): Resolution {
   if (!match || !match.canMerge) return { strategy: "keepBoth", matchIndex, fields: [] };
   return { strategy: match.similarity.mergeStrategy ?? "newer", matchIndex, fields: [] };
@@ -133,7 +133,7 @@ export interface CommitItem<Q = ImportItem> {
 
 /**
  * Every parsed question becomes one commit item, in file order. Unflagged questions are created;
- * flagged ones follow their resolution (Keep Both and Skip create, SPEC §4 'Skip sets keepBoth').
+ * flagged ones follow their resolution (Keep Both and Skip create, docs/product/states.md 'Skip sets keepBoth').
  * A missing resolution is a bug upstream and throws, so nothing half-resolved is saved.
  * `itemOf` makes the payload of the question at an index (an Anki draft's carries more than a row's).
  */

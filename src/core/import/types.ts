@@ -12,7 +12,7 @@ export type Part = "1" | "2";
 /** Answer options A-E; always all five keys, '' where the source had no option. */
 export type Options = Record<Letter, string>;
 
-/** SPEC §3 'Parsed question': a draft produced by an import or a paste, before it is saved. */
+/** docs/product/data.md 'Parsed question': a draft produced by an import or a paste, before it is saved. */
 export interface ParsedQuestion {
   number: number | null;
   part: Part;
@@ -28,7 +28,7 @@ export interface ParsedQuestion {
 
 export type ImportFormat = "standard" | "questionPerRow" | "qa";
 
-/** SPEC §3 'Import settings'. Column indexes are 0-based; null means "no such column". */
+/** docs/product/data.md 'Import settings'. Column indexes are 0-based; null means "no such column". */
 export interface ImportSettings {
   part: Part;
   year: number;

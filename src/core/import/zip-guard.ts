@@ -7,7 +7,7 @@ import {
 
 export type SpreadsheetKind = "csv" | "xls" | "xlsx";
 
-/** Refuses a file by its name and size before anything reads its bytes (SPEC §5 bulk import). */
+/** Refuses a file by its name and size before anything reads its bytes (docs/product/validation.md bulk import). */
 export function checkUpload(fileName: string, byteLength: number): SpreadsheetKind {
   const dot = fileName.lastIndexOf(".");
   const ext = dot === -1 ? "" : fileName.slice(dot + 1).toLowerCase();

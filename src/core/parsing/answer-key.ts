@@ -22,11 +22,11 @@ export interface AnswerKeyResult {
 const MAX_QUESTION_NUMBER = 9_999;
 
 /**
- * Answer-key text → {question number: letter}, without AI (DESIGN §1). Reads:
+ * Answer-key text → {question number: letter}, without AI (docs/ARCHITECTURE.md). Reads:
  * - several answers per line: '1. B 2. D 3. A', '1-B', '1: b', '1) (C)', '1 B';
  * - the letter first: 'A. 1' (also 'A: 1, 4, 7');
  * - numeric answers 1-5 as A-E (with a warning saying so);
- * - a letter in parentheses among the options is the answer: '1. A (B) C D' → B (SPEC §5);
+ * - a letter in parentheses among the options is the answer: '1. A (B) C D' → B (docs/product/validation.md);
  * - tables with a header row naming the number and answer columns ('Sr. No. | Question ID |
  *   Correct Options/Answers | …'), tab- or '|'-separated; other columns are ignored.
  *

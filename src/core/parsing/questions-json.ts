@@ -13,7 +13,7 @@ import type { PasteContext } from "./questions-text";
 const MAX_ITEMS = 5_000;
 
 /**
- * The Capture JSON path (SPEC §5 Capture): JSON from the AI service or pasted by hand → drafts.
+ * The Capture JSON path (docs/product/validation.md Capture): JSON from the AI service or pasted by hand → drafts.
  * Strips ```json fences, accepts an array, a single question object or {questions: […]}, and
  * reads tolerant field names (question/text/stem, options as an object or an array, answer/
  * correctAnswer, explanation, category, number). Missing fields get the spec's defaults. Returns

@@ -16,7 +16,7 @@ export interface PasteContext {
 
 /**
  * Pasted exam text (live text from a photo, OCR, a PDF copy) → question drafts, without AI
- * (DESIGN §1). Understands:
+ * (docs/ARCHITECTURE.md). Understands:
  * - numbered questions: '1.', '1)', '12 .', 'Q1:', 'Question 1';
  * - question-pool blocks: an 'E1A01 (D)' header (an ID and the answer letter), the stem, the
  *   options, blank-line separated; a block that lost its header still parses, without an answer;

@@ -34,7 +34,7 @@ const ZNewPassword = z
   .min(LIMITS.PASSWORD_MIN, AUTH_MESSAGES.PASSWORD_SHORT)
   .max(LIMITS.PASSWORD_MAX, AUTH_MESSAGES.PASSWORD_LONG);
 
-/** POST /auth/register (SPEC §5 Register). The confirmation is checked only when sent. */
+/** POST /auth/register (docs/product/validation.md Register). The confirmation is checked only when sent. */
 export const ZRegisterInput = z
   .object({
     username: z
@@ -80,7 +80,7 @@ const clearIfNull = <T>(v: T | null | undefined): T | "" | undefined => (v === n
 
 /**
  * PUT /users/profile. Every field is optional: absent means unchanged. The username the form also sends
- * is dropped, since it can never change (SPEC §2). '' clears PGY level, specialty and the free texts.
+ * is dropped, since it can never change (docs/product/screens.md). '' clears PGY level, specialty and the free texts.
  */
 export const ZProfileInput = z.object({
   email: ZEmail.optional(),

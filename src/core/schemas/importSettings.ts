@@ -31,7 +31,7 @@ const flag = (name: string) =>
     .transform((v) => v ?? false);
 
 /**
- * The shape of the wizard's settings (SPEC §3 'Import settings') with defaults filled in, before the
+ * The shape of the wizard's settings (docs/product/data.md 'Import settings') with defaults filled in, before the
  * question column has been chosen: what the configure step edits.
  */
 export const ZImportSettingsDraft = z.object({
@@ -70,7 +70,7 @@ export const ZImportSettingsDraft = z.object({
 });
 export type TImportSettingsDraft = z.output<typeof ZImportSettingsDraft>;
 
-/** Settings ready to run an import: every format reads the question column (SPEC §5). */
+/** Settings ready to run an import: every format reads the question column (docs/product/validation.md). */
 export const ZImportSettings = ZImportSettingsDraft.superRefine((s, ctx) => {
   if (s.questionColumn === null) {
     ctx.addIssue({

@@ -15,7 +15,7 @@ const percentileNumber = (error: z.core.$ZodErrorMap) =>
     .min(PERCENTILE_MIN, PRITE_SCORE_MESSAGES.PERCENTILE)
     .max(PERCENTILE_MAX, PRITE_SCORE_MESSAGES.PERCENTILE);
 
-/** Optional percentile: empty input ('' or absent) is stored as null (SPEC §5). */
+/** Optional percentile: empty input ('' or absent) is stored as null (docs/product/validation.md). */
 export const ZOptionalPercentile = numberish(
   percentileNumber(() => PRITE_SCORE_MESSAGES.PERCENTILE).nullable(),
   null,
@@ -31,7 +31,7 @@ const ZRequiredPercentile = numberish(
 );
 
 /**
- * The year is stored as a string (SPEC §3) but must read as a whole year; a number is accepted and
+ * The year is stored as a string (docs/product/data.md) but must read as a whole year; a number is accepted and
  * '02024' becomes '2024'. The clock-dependent upper bound is the server's `yearRangeError`.
  */
 const ZScoreYear = numberish(
@@ -51,7 +51,7 @@ function isBlank(v: unknown): boolean {
   return v === null || v === undefined || (typeof v === "string" && v.trim() === "");
 }
 
-/** SPEC §5: an extra section is kept only when both its trimmed name and its percentile are filled. */
+/** docs/product/validation.md: an extra section is kept only when both its trimmed name and its percentile are filled. */
 const ZSections = z
   .array(
     z.object({
@@ -84,7 +84,7 @@ const ZSections = z
       .max(LIMITS.SECTIONS, `At most ${LIMITS.SECTIONS} additional sections are allowed`),
   );
 
-/** Body of POST and PUT /users/prite-scores (SPEC §3, §5, §7). */
+/** Body of POST and PUT /users/prite-scores (docs/product/data.md, validation.md and rest-api.md). */
 export const ZPriteScoreInput = z.object({
   year: ZScoreYear,
   overallPercentile: ZRequiredPercentile,

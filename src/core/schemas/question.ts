@@ -73,7 +73,7 @@ const ZQuestionText = z
 type Issue = { message: string; path: (string | number)[] };
 
 /**
- * Trims option texts, upper-cases their letters and drops empty ones (SPEC §3: empty options are not
+ * Trims option texts, upper-cases their letters and drops empty ones (docs/product/data.md: empty options are not
  * shown, so they are not stored either). Letters outside `allowed` are reported, not dropped.
  */
 function cleanOptions(
@@ -224,7 +224,7 @@ function normalizeAndCheck(raw: TQuestionDraft): { value: TQuestionInput; issues
     correctAnswer =
       given === "" && onlyListed !== undefined && isLetter(onlyListed) ? onlyListed : given;
     correctAnswers = correctAnswer === "" ? [] : [correctAnswer];
-    // Single-answer types always need exactly one selection (SPEC §4 Edit modal).
+    // Single-answer types always need exactly one selection (docs/product/states.md Edit modal).
     numCorrectAnswers = 1;
     if (correctAnswer === "" && !badLetter) {
       issues.push({ message: QUESTION_MESSAGES.ANSWER_REQUIRED, path: ["correctAnswer"] });
@@ -262,7 +262,7 @@ function normalizeAndCheck(raw: TQuestionDraft): { value: TQuestionInput; issues
 }
 
 /**
- * Create and update payload of a question (SPEC §5 'Edit question', §7 POST/PUT /questions).
+ * Create and update payload of a question (docs/product/validation.md 'Edit question', rest-api.md POST/PUT /questions).
  * Parsing yields the normalised stored form ({@link TQuestionInput}).
  */
 export const ZQuestionInput = ZQuestionInputFields.transform((raw, ctx): TQuestionInput => {
@@ -282,7 +282,7 @@ export function normalizeQuestionInput(q: TQuestionDraft): TQuestionInput {
 }
 
 /**
- * SPEC §5: a multiple-correct question whose selection count differs from its declared count gets a
+ * docs/product/validation.md: a multiple-correct question whose selection count differs from its declared count gets a
  * warning that does not block saving. No selection at all is an error instead, so no warning then.
  */
 export function correctAnswerCountWarning(q: {
@@ -319,7 +319,7 @@ export type TBulkQuestionItem = {
   _id?: string;
   text: string;
   options: Record<string, string>;
-  /** May be '' (SPEC §5: imports often carry no answer). */
+  /** May be '' (docs/product/validation.md: imports often carry no answer). */
   correctAnswer: OptionLetter | "";
   category: string;
   part: TPart;
@@ -330,7 +330,7 @@ export type TBulkQuestionItem = {
 };
 
 /**
- * One item of POST /questions/bulk (SPEC §7). Unlike an edit, a missing correct answer is allowed; a
+ * One item of POST /questions/bulk (docs/product/rest-api.md). Unlike an edit, a missing correct answer is allowed; a
  * correct answer that points at an empty option is not, because nobody could ever answer it right.
  */
 export const ZBulkQuestionItem = ZBulkQuestionFields.transform((raw, ctx): TBulkQuestionItem => {

@@ -21,7 +21,7 @@ export const STUDY_MESSAGES = {
   FLASHCARD_RATING: "Rating must be again, hard, good or easy",
 } as const;
 
-/** PATCH /questions/{id}/study (SPEC §7): Hard 0, Medium 1, Easy 2, and nothing else. */
+/** PATCH /questions/{id}/study (docs/product/rest-api.md): Hard 0, Medium 1, Easy 2, and nothing else. */
 export const ZDifficulty = z.union(
   [z.literal(DIFFICULTY.HARD), z.literal(DIFFICULTY.MEDIUM), z.literal(DIFFICULTY.EASY)],
   { error: STUDY_MESSAGES.DIFFICULTY },
@@ -59,7 +59,7 @@ export const ZRateFlashcardInput = z.object({
 export type TRateFlashcardInput = z.output<typeof ZRateFlashcardInput>;
 
 /**
- * One answer. Correctness is decided by the server from the stored answers (DESIGN §7), so the client
+ * One answer. Correctness is decided by the server from the stored answers (docs/product/product-decisions.md), so the client
  * sends only what was selected.
  */
 export const ZAnswerInput = z.object({
@@ -110,7 +110,7 @@ export type TSyncInput = z.output<typeof ZSyncInput>;
 /** What became of one synced answer: stored now, stored by an earlier sync, or refused for `reason`. */
 export type SyncStatus = "applied" | "duplicate" | "refused";
 
-/** The due list's page (DESIGN §7: default 50, at most 500) and optional category. */
+/** The due list's page (docs/product/product-decisions.md: default 50, at most 500) and optional category. */
 export const ZDueQuery = z.object({
   category: z.string().trim().max(LIMITS.CATEGORY).optional(),
   limit: z.coerce

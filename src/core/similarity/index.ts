@@ -1,6 +1,6 @@
 /**
- * Duplicate detection and merging of imported questions (SPEC §4 'Duplicate resolution', §5
- * 'Duplicate detection'; DESIGN §7 'Similarity').
+ * Duplicate detection and merging of imported questions (docs/product/states.md 'Duplicate resolution', validation.md
+ * 'Duplicate detection'; docs/product/product-decisions.md 'Similarity').
  */
 import { DUPLICATE_DETECTION, IMPORT_LETTERS, type ImportLetter } from "../constants";
 import { similarityKey } from "./key";
@@ -66,7 +66,7 @@ function sharedBigrams(a: string, b: string): number {
 
 function preparedSimilarity(a: PreparedString, b: PreparedString): number {
   // Empty values are never similar, not even to each other: two questions without an option E do not
-  // share anything (SPEC §5 'empty values give 0').
+  // share anything (docs/product/validation.md 'empty values give 0').
   if (a.key === "" || b.key === "") return 0;
   if (a.key === b.key) return 1;
   if (a.key.length < 2 || b.key.length < 2) return 0;
@@ -77,7 +77,7 @@ function preparedSimilarity(a: PreparedString, b: PreparedString): number {
 
 /**
  * Dice coefficient of the character-bigram multisets of both strings, ignoring case and whitespace
- * (DESIGN §7). 1 for equal strings, 0 when either is empty (or not a string) or shorter than 2.
+ * (docs/product/product-decisions.md). 1 for equal strings, 0 when either is empty (or not a string) or shorter than 2.
  */
 export function stringSimilarity(
   a: string | null | undefined,
@@ -92,7 +92,7 @@ export function stringSimilarity(
 /** The fields duplicate detection and merging read; rows, drafts and API objects all fit. */
 export interface DuplicateQuestion {
   id?: string;
-  /** The wire name of the id (SPEC §3). */
+  /** The wire name of the id (docs/product/data.md). */
   _id?: string;
   text: string;
   options: Record<string, string>;
@@ -136,7 +136,7 @@ export interface DuplicateCheck<Q extends DuplicateQuestion = DuplicateQuestion>
 }
 
 export interface DuplicateOptions {
-  /** Compare across PRITE parts too (off by default, SPEC §9). */
+  /** Compare across PRITE parts too (off by default, docs/product/constants.md). */
   crossPart?: boolean;
 }
 
@@ -254,7 +254,7 @@ export const MIN_FLAGGED_TEXT_SIMILARITY =
   (DUPLICATE_DETECTION.DUPLICATE_SCORE - DUPLICATE_DETECTION.OPTION_WEIGHT) /
   DUPLICATE_DETECTION.TEXT_WEIGHT;
 
-/** How much an incoming question looks like an existing one (SPEC §5 'Duplicate detection'). */
+/** How much an incoming question looks like an existing one (docs/product/validation.md 'Duplicate detection'). */
 export function compareQuestions(
   incoming: DuplicateQuestion,
   existing: DuplicateQuestion,
@@ -263,7 +263,7 @@ export function compareQuestions(
 }
 
 /**
- * SPEC §4: 'newer' when the incoming question was created after the existing one, else 'metadata'.
+ * docs/product/states.md: 'newer' when the incoming question was created after the existing one, else 'metadata'.
  * An incoming question without a creation time is being created now, hence newer; so is one compared
  * with an existing question of unknown age.
  */
@@ -284,7 +284,7 @@ function scorePrepared<Q extends DuplicateQuestion>(
   candidates: readonly { question: Q; prepared: PreparedQuestion }[],
   { crossPart = DUPLICATE_DETECTION.CROSS_PART }: DuplicateOptions,
 ): DuplicateCheck<Q> {
-  // Questions without text are never duplicates (SPEC §5).
+  // Questions without text are never duplicates (docs/product/validation.md).
   if (incoming.text.key === "") return { isDuplicate: false, matches: [] };
   const scored: (DuplicateMatch<Q> & { id: string | null; index: number })[] = [];
   candidates.forEach(({ question, prepared }, index) => {
@@ -365,7 +365,7 @@ export class DuplicateScorer<Q extends DuplicateQuestion> {
 }
 
 /**
- * The all-pairs reference of SPEC §5: every incoming question against every existing one. Quadratic;
+ * The all-pairs reference in docs/product/validation.md: every incoming question against every existing one. Quadratic;
  * fine for an import screen, and the yardstick an indexed server search is tested against.
  */
 export function findDuplicatesReference<Q extends DuplicateQuestion>(
@@ -433,7 +433,7 @@ function syncAnswers(result: Record<string, unknown>, incoming: DuplicateQuestio
 }
 
 /**
- * The outcome of a resolution strategy (SPEC §4 'Merge outcomes'):
+ * The outcome of a resolution strategy (docs/product/states.md 'Merge outcomes'):
  * - newer: the incoming content on the existing record (its id, creation time, creator, study data and
  *   public flag are kept; fields the incoming question leaves blank stay as they were);
  * - metadata: the existing question, with part, year, number and category filled from the incoming

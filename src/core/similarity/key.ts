@@ -1,5 +1,5 @@
 /**
- * What similarity compares (DESIGN §7): the string lower-cased with all whitespace removed; '' for
+ * What similarity compares (docs/product/product-decisions.md): the string lower-cased with all whitespace removed; '' for
  * anything that is not a string.
  */
 export function similarityKey(value: unknown): string {

@@ -84,7 +84,7 @@ const incomingParkinson: DuplicateQuestion = {
 };
 
 describe("compareQuestions", () => {
-  it("scores all four signals of SPEC §5", () => {
+  it("scores all four signals in docs/product/validation.md", () => {
     const r = compareQuestions(incomingParkinson, parkinson);
     // Text: 51 characters vs 53; the inserted "'s" replaces bigram "nd" → 2·49/(50+52).
     expect(r.details.text).toBeCloseTo(98 / 102, 12);

@@ -1,5 +1,5 @@
 /**
- * Exact search for stored texts whose bigram similarity (DESIGN §7) with a probe reaches a threshold.
+ * Exact search for stored texts whose bigram similarity (docs/product/product-decisions.md) with a probe reaches a threshold.
  *
  * The duplicate check needs, for every incoming question, every visible question whose text similarity
  * could make it a flagged duplicate: score = 0.6·text + 0.4·options ≥ 0.8 needs text ≥ 2/3. Similarity

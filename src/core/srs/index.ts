@@ -1,5 +1,5 @@
 /**
- * SM-2 scheduling (DESIGN §5). Pure: the caller passes the clock.
+ * SM-2 scheduling (docs/product/scheduling.md). Pure: the caller passes the clock.
  */
 import {
   DIFFICULTY,
@@ -90,7 +90,7 @@ export function rate(state: StudyState, difficulty: Difficulty, now: Date): Stud
 }
 
 /**
- * A wrong answer (our addition to SM-2, DESIGN §5): the card starts over tomorrow and gets harder to
+ * A wrong answer (our addition to SM-2, docs/product/scheduling.md): the card starts over tomorrow and gets harder to
  * grow, since SM-2's own failing grades would leave the ease untouched.
  */
 export function lapse(state: StudyState, now: Date): StudyState {
@@ -104,7 +104,7 @@ export function lapse(state: StudyState, now: Date): StudyState {
   };
 }
 
-/** SPEC §9: mastered when the ease exceeds 2.5, i.e. after more Easy than Hard ratings. */
+/** docs/product/constants.md: mastered when the ease exceeds 2.5, i.e. after more Easy than Hard ratings. */
 export function isMastered(state: Pick<StudyState, "easeFactor"> | null | undefined): boolean {
   return state != null && state.easeFactor > MASTERED_EASE;
 }

@@ -169,7 +169,7 @@ export function shiftDayKey(dayKey: string, days: number): string {
 
 /**
  * Consecutive study days ending today, or ending yesterday when nothing has been studied yet today:
- * the streak is still alive until the day is over (SPEC §4 Streak).
+ * the streak is still alive until the day is over (docs/product/states.md Streak).
  */
 export function computeStreak(dayKeys: Iterable<string>, todayKey: string): number {
   const days = dayKeys instanceof Set ? (dayKeys as Set<string>) : new Set(dayKeys);

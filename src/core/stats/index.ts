@@ -1,5 +1,5 @@
 /**
- * Study statistics computed from the review log (DESIGN §5 replaces the spec's browser-kept counters),
+ * Study statistics computed from the review log (docs/product/scheduling.md replaces the spec's browser-kept counters),
  * plus the PRITE score summary and ranking helpers. Pure: the clock and time zone are arguments.
  */
 import {
@@ -78,7 +78,7 @@ export interface CategoryAccuracy {
   accuracy: number;
 }
 
-/** SPEC §3 'Local study stats', computed on the server from the review log. */
+/** docs/product/data.md 'Local study stats', computed on the server from the review log. */
 export interface StudyStats {
   totalStudied: number;
   correctAnswers: number;
@@ -107,7 +107,7 @@ export function categoryLabel(category: string | null | undefined): string {
 export interface StudyStatsOptions {
   timeZone: string;
   now: Date;
-  /** Session starts: a started session makes its day a study day (SPEC §4) and is counted per day. */
+  /** Session starts: a started session makes its day a study day (docs/product/states.md) and is counted per day. */
   sessions?: readonly { startedAt: Date }[];
 }
 
@@ -284,7 +284,7 @@ export function recentPerformance(
 }
 
 /**
- * SPEC §4: the 3 lowest and 3 highest accuracies among categories with at least 5 answers. Ordered by
+ * docs/product/states.md: the 3 lowest and 3 highest accuracies among categories with at least 5 answers. Ordered by
  * the exact ratio (rounding would tie 66.4% with 66.2%), then by name so the lists are stable. With
  * fewer than six qualifying categories a category can appear in both lists, as in the spec.
  */
@@ -319,7 +319,7 @@ export interface SessionStats {
   averageTimeSeconds: number;
 }
 
-/** The Session Complete card (SPEC §2 Study): average time shown in rounded seconds. */
+/** The Session Complete card (docs/product/screens.md Study): average time shown in rounded seconds. */
 export function computeSessionStats(
   answers: readonly { isCorrect: boolean; timeSpentMs: number }[],
 ): SessionStats {

@@ -13,7 +13,7 @@ export interface ScoreRecordLike {
 export const SCORE_SUBJECTS = ["overall", "psychiatry", "neuroscience", "soma", "growth"] as const;
 export type ScoreSubject = (typeof SCORE_SUBJECTS)[number];
 
-/** Labels of the summary cells and table columns (SPEC §2 Score history). */
+/** Labels of the summary cells and table columns (docs/product/screens.md Score history). */
 export const SCORE_SUBJECT_LABELS: Readonly<Record<ScoreSubject, string>> = {
   overall: "Overall",
   psychiatry: "Psychiatry",
@@ -36,7 +36,7 @@ function subjectValue(record: ScoreRecordLike, subject: ScoreSubject): number | 
 }
 
 /**
- * The summary card of the score history: earliest year against latest (SPEC §2, §4). Null with fewer
+ * The summary card of the score history: earliest year against latest (docs/product/screens.md and states.md). Null with fewer
  * than 2 records with a readable year. Records of the same year keep their given order.
  */
 export function scoreImprovement(records: readonly ScoreRecordLike[]): ScoreImprovement | null {
@@ -67,7 +67,7 @@ export function scoreImprovement(records: readonly ScoreRecordLike[]): ScoreImpr
 
 export type PercentileBand = "success" | "primary" | "warning" | "danger";
 
-/** Colour band of a percentile (SPEC §9). */
+/** Colour band of a percentile (docs/product/constants.md). */
 export function percentileBand(percentile: number): PercentileBand {
   if (percentile >= PERCENTILE_BANDS.SUCCESS) return "success";
   if (percentile >= PERCENTILE_BANDS.PRIMARY) return "primary";

@@ -6,7 +6,7 @@ type Fetch = typeof globalThis.fetch;
 
 /**
  * A model is configured by a key (OpenAI itself, or any server that wants one) or by a base URL alone
- * (a local OpenAI-compatible server that needs no key, DESIGN §1).
+ * (a local OpenAI-compatible server that needs no key, docs/ARCHITECTURE.md).
  */
 export function aiConfigured(env: Pick<Env, "OPENAI_API_KEY" | "OPENAI_BASE_URL">): boolean {
   return Boolean(env.OPENAI_API_KEY || env.OPENAI_BASE_URL);

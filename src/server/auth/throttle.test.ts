@@ -4,7 +4,7 @@ import { buildApp } from "../app";
 import { loginAttempts } from "../db/schema";
 import { createHarness, type Harness } from "../test/harness";
 
-/** Sign-in throttling under concurrency, and the wait it reports (DESIGN §7, decision 060). */
+/** Sign-in throttling under concurrency, and the wait it reports (docs/product/product-decisions.md, decision 060). */
 let h: Harness;
 beforeAll(async () => {
   h = await createHarness();

@@ -2,7 +2,7 @@ import { ZAiProcessRequest, ZParserQuestionsRequest } from "../features/ai/ai.ty
 import { bodyInput } from "./input";
 import type { RestRegistrar } from "./route";
 
-/** SPEC §7: the AI path answers `{success, data, error}`; the parser path the list itself (decision 150). */
+/** docs/product/rest-api.md: the AI path answers `{success, data, error}`; the parser path the list itself (decision 150). */
 export const registerAiRoutes: RestRegistrar = (route) => {
   route(
     "POST",

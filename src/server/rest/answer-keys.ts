@@ -18,7 +18,7 @@ const partYear = (req: FastifyRequest) => {
 const body = (req: FastifyRequest): Record<string, unknown> =>
   req.body && typeof req.body === "object" ? (req.body as Record<string, unknown>) : {};
 
-/** The caller's answer keys (DESIGN §7): one per part and year; saving replaces. */
+/** The caller's answer keys (docs/product/product-decisions.md): one per part and year; saving replaces. */
 export const registerAnswerKeyRoutes: RestRegistrar = (route) => {
   route("GET", "/api/answer-keys", (caller) => caller.answerKeys.list());
   route("GET", "/api/answer-keys/:part/:year", async (caller, req) => {

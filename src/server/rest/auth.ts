@@ -15,8 +15,8 @@ export const registerAuthRoutes: RestRegistrar = (route) => {
     (caller, req) => caller.auth.login(bodyInput(ZLoginInput, req.body)),
     { public: true },
   );
-  // SPEC §7 `GET /auth/me`: the body is the user itself (decision 150).
+  // docs/product/rest-api.md `GET /auth/me`: the body is the user itself (decision 150).
   route("GET", "/api/auth/me", (caller) => caller.auth.me());
-  // Answers `{success}`, so failures carry `success: false` like every such path (DESIGN §6).
+  // Answers `{success}`, so failures carry `success: false` like every such path (docs/product/rest-api.md).
   route("POST", "/api/auth/logout", (caller) => caller.auth.logout(), { withSuccess: true });
 };

@@ -22,7 +22,7 @@ import {
 import { registerRestRoutes } from "./index";
 
 /**
- * The REST contract (SPEC §7 and ours), through HTTP as a client speaks it, driven by the table of
+ * The REST contract (docs/product/rest-api.md and ours), through HTTP as a client speaks it, driven by the table of
  * `contract.ts`: each call's status and the shape of what it answers, 401 without a valid token, the
  * failure body, CORS for an allowed origin. A change of shape anywhere fails here.
  */

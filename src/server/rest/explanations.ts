@@ -5,7 +5,7 @@ import {
 import { bodyInput } from "./input";
 import type { RestRegistrar } from "./route";
 
-/** SPEC §7: both paths answer `{explanation}` / `{message, question}`; failures carry `error` too. */
+/** docs/product/rest-api.md: both paths answer `{explanation}` / `{message, question}`; failures carry `error` too. */
 export const registerExplanationRoutes: RestRegistrar = (route) => {
   route(
     "POST",

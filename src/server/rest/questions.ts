@@ -34,7 +34,7 @@ const PAGE_HEADERS = [
 ];
 
 /**
- * SPEC §7 reads a plain list from these paths, so the page's items are the body and the paging facts
+ * docs/product/rest-api.md reads a plain list from these paths, so the page's items are the body and the paging facts
  * travel in headers (docs/decisions/010-question-search-and-pagination.md).
  */
 function sendPage(req: FastifyRequest, reply: FastifyReply, page: QuestionPage) {

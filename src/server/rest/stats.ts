@@ -1,6 +1,6 @@
 import type { RestRegistrar } from "./route";
 
-/** SPEC §7 `GET /stats/comparative` → `{success, data: {overall, pgyLevel, timeBasedRanking}}`. */
+/** docs/product/rest-api.md `GET /stats/comparative` → `{success, data: {overall, pgyLevel, timeBasedRanking}}`. */
 export const registerStatsRoutes: RestRegistrar = (route) => {
   route(
     "GET",

@@ -8,7 +8,7 @@ import type { RestRegistrar } from "./route";
 export const TOTAL_COUNT_HEADER = "x-total-count";
 
 /**
- * SPEC §7 `GET /questions/due` and `PATCH /questions/{id}/study`. The static `/due` path wins over any
+ * docs/product/rest-api.md `GET /questions/due` and `PATCH /questions/{id}/study`. The static `/due` path wins over any
  * parametric `/api/questions/:id` route registered by the questions area (fastify matches static first).
  */
 export const registerStudyRoutes: RestRegistrar = (route) => {

@@ -14,7 +14,7 @@ function idParam(req: FastifyRequest): string {
   return (req.params as { id: string }).id;
 }
 
-/** SPEC §7 /users rows: profile, settings, exports, reset, deletion and PRITE scores. */
+/** docs/product/rest-api.md /users rows: profile, settings, exports, reset, deletion and PRITE scores. */
 export const registerUserRoutes: RestRegistrar = (route) => {
   const withSuccess = { withSuccess: true };
   route(

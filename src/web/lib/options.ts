@@ -17,7 +17,7 @@ export const PART_OPTIONS: readonly { value: PritePart; label: string }[] = PRIT
   (part) => ({ value: part, label: `Part ${part}` }),
 );
 
-/** SPEC §3: registration PGY choices. */
+/** docs/product/data.md: registration PGY choices. */
 export const PGY_LEVEL_OPTIONS: readonly SelectOption[] = PGY_LEVELS.map(({ value, label }) => ({
   value,
   label,
@@ -31,7 +31,7 @@ export const SPECIALTY_OPTIONS: readonly SelectOption[] = SPECIALTIES.map((s) =>
 /** A select's value as a part: anything but "2" is Part 1, the default of every form. */
 export const partOf = (value: string): PritePart => (value === "2" ? "2" : "1");
 
-/** DESIGN §7: every year picker offers the current year back to 2020, newest first (and `extraYear`). */
+/** docs/product/product-decisions.md: every year picker offers the current year back to 2020, newest first (and `extraYear`). */
 export function yearOptions(now: Date, extraYear?: number | null): SelectOption[] {
   return yearChoices(now, extraYear).map((year) => ({ value: String(year), label: String(year) }));
 }

@@ -3,7 +3,7 @@ import { createRootRouteWithContext, HeadContent, Outlet } from "@tanstack/react
 import type { TrpcUtils } from "@/web/lib/trpc";
 import { UpdatePrompt } from "@/web/pwa/update-prompt";
 
-/** What every route's beforeLoad and loader can reach (DESIGN §9). */
+/** What every route's beforeLoad and loader can reach (docs/ARCHITECTURE.md). */
 export interface RouterContext {
   trpc: TrpcUtils;
   queryClient: QueryClient;

@@ -13,7 +13,7 @@ export const Route = createFileRoute("/_app")({
     if (!user) throw redirect({ to: "/login", replace: true });
     return { user };
   },
-  // SPEC §2: 'Loading...' while the sign-in state loads, at once and for no longer than needed;
+  // docs/product/screens.md: 'Loading...' while the sign-in state loads, at once and for no longer than needed;
   // it looks like index.html's boot screen, so the hand-over is seamless.
   pendingMs: 0,
   pendingMinMs: 0,

@@ -1,7 +1,7 @@
 import { ImportError } from "../errors";
 import type { ZipLimits, ZipMessages } from "../zip-guard";
 
-/** DESIGN §10 / issue 17: an Anki package of up to 200 MB, images included. */
+/** docs/ARCHITECTURE.md / issue 17: an Anki package of up to 200 MB, images included. */
 export const MAX_ANKI_FILE_BYTES = 200 * 1024 * 1024;
 
 /**

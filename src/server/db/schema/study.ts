@@ -17,7 +17,7 @@ import { exams } from "./exams";
 import { questions } from "./questions";
 import { users } from "./users";
 
-/** One row per user and question they have studied: the SM-2 state (DESIGN §5). */
+/** One row per user and question they have studied: the SM-2 state (docs/product/scheduling.md). */
 export const studyStates = pgTable(
   "study_states",
   {

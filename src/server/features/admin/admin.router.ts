@@ -11,7 +11,7 @@ export const ZSetRoleRequest = z.object({
   isAdmin: z.boolean({ error: "isAdmin must be true or false" }),
 });
 
-/** The Admin Dashboard (SPEC §2): admins only; users get 403, anonymous callers 401. */
+/** The Admin Dashboard (docs/product/screens.md): admins only; users get 403, anonymous callers 401. */
 export const adminRouter = router({
   users: adminProcedure.query(({ ctx }) => listAdminUsers(ctx.db)),
   stats: adminProcedure.query(({ ctx }) => adminStats(ctx.db, ctx.now())),

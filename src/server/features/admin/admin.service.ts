@@ -4,7 +4,7 @@ import { ACTIVE_USER_DAYS, PGY_LEVELS } from "../../../core/constants";
 import type { Db } from "../../db/client";
 import { questions, users } from "../../db/schema";
 
-/** One row of GET /admin/users (SPEC §7): no password hash, no settings, nothing private beyond email. */
+/** One row of GET /admin/users (docs/product/rest-api.md): no password hash, no settings, nothing private beyond email. */
 export interface AdminUserJson {
   _id: string;
   username: string;
@@ -74,7 +74,7 @@ export async function listAdminUsers(db: Db, onlyUserId?: string): Promise<Admin
   }));
 }
 
-/** The Admin Dashboard's figures (SPEC §2, §9), counted by the database rather than the browser. */
+/** The Admin Dashboard's figures (docs/product/screens.md and constants.md), counted by the database rather than the browser. */
 export async function adminStats(db: Db, now: Date): Promise<AdminStats> {
   const since = new Date(now.getTime() - ACTIVE_USER_DAYS * DAY_MS);
   const [totals] = await db

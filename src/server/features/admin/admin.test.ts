@@ -65,7 +65,7 @@ describe("authorization", () => {
 });
 
 describe("GET /api/admin/users", () => {
-  it("lists every user with the fields of SPEC §7 and their question counts", async () => {
+  it("lists every user with the fields in docs/product/rest-api.md and their question counts", async () => {
     await addQuestions(resident.user.id, 3);
     const res = await rest("GET", "/api/admin/users", admin);
     const list = res.json() as Record<string, unknown>[];

@@ -16,7 +16,7 @@ export const aiRouter = router({
   ),
 });
 
-/** SPEC §7 `POST /parser/questions`: the deterministic parser for REST clients. */
+/** docs/product/rest-api.md `POST /parser/questions`: the deterministic parser for REST clients. */
 export const parserRouter = router({
   questions: protectedProcedure.input(ZParserQuestionsRequest).mutation(({ ctx, input }) => ({
     questions: parseQuestionsText(input.ocrText, {

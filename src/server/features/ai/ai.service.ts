@@ -33,7 +33,7 @@ function fallbackContext(input: TAiProcessRequest) {
 }
 
 /**
- * The deterministic answer in the same shape as the model's (DESIGN §1 'Works without AI'), with the
+ * The deterministic answer in the same shape as the model's (docs/ARCHITECTURE.md 'Works without AI'), with the
  * parser's warnings (an answer key's extra sections, numeric answers, dropped items).
  */
 export function parseDeterministically(input: TAiProcessRequest): {
@@ -111,7 +111,7 @@ function isEmpty(data: unknown): boolean {
 }
 
 /**
- * SPEC §7 AI path. With a model: structured output validated by zod. Without one, or when the model
+ * docs/product/rest-api.md AI path. With a model: structured output validated by zod. Without one, or when the model
  * fails, times out or returns nothing usable, the core parsers answer in the same shape, so the
  * screens never depend on an AI key.
  */

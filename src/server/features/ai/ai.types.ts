@@ -13,7 +13,7 @@ export const AI_MESSAGES = {
 } as const;
 
 /**
- * SPEC §7 AI path: `{text, format, prompt?}`. `kind` is ours; without it a request carrying a
+ * docs/product/rest-api.md AI path: `{text, format, prompt?}`. `kind` is ours; without it a request carrying a
  * prompt is an answer key (the only screen that sends one), anything else is questions.
  */
 export const ZAiProcessRequest = z

@@ -15,7 +15,7 @@ import {
   ZSaveAnswerKeyRequest,
 } from "./answer-keys.types";
 
-/** The caller's own answer keys, one per part and year (DESIGN §7 replaces the browser store). */
+/** The caller's own answer keys, one per part and year (docs/product/product-decisions.md replaces the browser store). */
 export const answerKeysRouter = router({
   list: protectedProcedure.query(({ ctx }) => listAnswerKeys(ctx.db, ctx.user.id)),
 

@@ -62,7 +62,7 @@ export async function getAnswerKey(
   return row ? toAnswerKeyJson(row) : null;
 }
 
-/** One key per user, part and year: saving replaces (SPEC §3). */
+/** One key per user, part and year: saving replaces (docs/product/data.md). */
 export async function saveAnswerKey(
   db: Db,
   userId: string,
@@ -116,7 +116,7 @@ export async function deleteAnswerKey(
 
 /**
  * Sets the stored answers on the caller's own questions of that part and year, by question number,
- * in one transaction. Answered questions keep their answer unless `overwrite` (SPEC §5 asks before
+ * in one transaction. Answered questions keep their answer unless `overwrite` (docs/product/validation.md asks before
  * overwriting; the client asks, the server obeys the flag).
  */
 export async function applyAnswerKey(

@@ -82,7 +82,7 @@ export async function registerUser(
 /** 'N minutes', in the singular for one minute. */
 const minutesText = (n: number) => `${n} minute${n === 1 ? "" : "s"}`;
 
-/** DESIGN §7's throttled text ("… in N minutes."), in the singular for one minute. */
+/** docs/product/product-decisions.md's throttled text ("… in N minutes."), in the singular for one minute. */
 export function signInThrottledMessage(wait: number): string {
   return `Too many sign-in attempts. Please try again in ${minutesText(wait)}.`;
 }

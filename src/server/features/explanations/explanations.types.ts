@@ -19,7 +19,7 @@ export const EXPLANATION_MESSAGES = {
 const letters = OPTION_LETTERS as readonly string[];
 
 /**
- * Options arrive keyed by letter (SPEC §7: `options`). Blank options are dropped, letters upper-cased,
+ * Options arrive keyed by letter (docs/product/rest-api.md: `options`). Blank options are dropped, letters upper-cased,
  * and anything outside A–O ignored: the prompt only lists real options.
  */
 const ZPromptOptions = z.preprocess(

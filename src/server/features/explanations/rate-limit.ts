@@ -1,5 +1,5 @@
 /**
- * A per-key sliding-window limiter kept in memory. DESIGN §1 allows coarse per-instance limits in
+ * A per-key sliding-window limiter kept in memory. docs/ARCHITECTURE.md allows coarse per-instance limits in
  * memory: N replicas each allow the limit, which still bounds the cost of a runaway client.
  */
 export class SlidingWindowLimiter {

@@ -1,5 +1,5 @@
 /**
- * DESIGN §8: every procedure of issue 5 (imports, answer keys, AI path, parser) for anonymous, user,
+ * docs/ARCHITECTURE.md: every procedure of issue 5 (imports, answer keys, AI path, parser) for anonymous, user,
  * other user and admin. Answer keys and merges are strictly the owner's: an admin is not special.
  */
 import { TRPCError } from "@trpc/server";

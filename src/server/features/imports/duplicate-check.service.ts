@@ -91,7 +91,7 @@ export async function checkDuplicates(
 
   const isFlashcard = input.questions.map((q) => q.questionType === FLASHCARD);
   const positionsOf = incoming.map((q, i) =>
-    // Questions without text are never duplicates (SPEC §5): nothing to look up. Flashcards are
+    // Questions without text are never duplicates (docs/product/validation.md): nothing to look up. Flashcards are
     // scored apart, by front text against flashcards (decision 240).
     similarityKey(q.text) === "" || isFlashcard[i] ? [] : candidatePositions(bank, q, crossPart),
   );

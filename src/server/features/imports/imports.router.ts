@@ -9,7 +9,7 @@ import {
 } from "./imports.types";
 
 export const importsRouter = router({
-  /** Each incoming question against everything the caller may see (SPEC §5 'Duplicate detection'). */
+  /** Each incoming question against everything the caller may see (docs/product/validation.md 'Duplicate detection'). */
   checkDuplicates: protectedProcedure
     .input(ZCheckDuplicatesRequest)
     .mutation(({ ctx, input }) => checkDuplicates(ctx.db, ctx.user.id, input)),

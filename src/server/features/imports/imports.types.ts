@@ -113,7 +113,7 @@ export interface DuplicateMatchJson {
   /** The existing question. */
   question: QuestionJson;
   similarity: QuestionSimilarity & { mergeStrategy: "newer" | "metadata" };
-  /** True only for the caller's own questions: another user's public question can be skipped or kept alongside, not merged (DESIGN §7). */
+  /** True only for the caller's own questions: another user's public question can be skipped or kept alongside, not merged (docs/product/product-decisions.md). */
   canMerge: boolean;
 }
 

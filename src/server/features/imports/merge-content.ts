@@ -1,5 +1,5 @@
 /**
- * What a merge of an imported item into a stored question writes (SPEC §4 merge outcomes, decision 240
+ * What a merge of an imported item into a stored question writes (docs/product/states.md merge outcomes, decision 240
  * for flashcards): pure, applied in memory by the commit before anything is written.
  */
 import {
@@ -61,7 +61,7 @@ function carried(item: TBulkQuestionItem): Partial<TBulkQuestionItem> {
 }
 
 /**
- * SPEC §4 merge outcomes through the core `mergeQuestion`, then the answer fields brought in step with
+ * docs/product/states.md merge outcomes through the core `mergeQuestion`, then the answer fields brought in step with
  * the question type: a 'newer' merge takes the incoming content, which is a single-answer question
  * with options A-E.
  */

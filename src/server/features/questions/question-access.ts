@@ -23,7 +23,7 @@ export const QUESTION_NOT_FOUND = "Question not found";
 
 /**
  * The question if the user may see it (own or public), else null. Another user's private question is
- * indistinguishable from a missing one (DESIGN §7: 404).
+ * indistinguishable from a missing one (docs/product/product-decisions.md: 404).
  */
 export async function findVisibleQuestion(
   db: Db,

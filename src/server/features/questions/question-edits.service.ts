@@ -249,7 +249,7 @@ function toPayload(
 
 /**
  * PUT /questions/{id}: the given fields over the stored question, validated as a whole with the rules
- * of SPEC §5 'Edit question'. Only the creator may change a question.
+ * in docs/product/validation.md 'Edit question'. Only the creator may change a question.
  */
 export async function updateQuestion(
   db: Db,
@@ -308,7 +308,7 @@ const blank = (v: unknown) => v === undefined || v === null || v === "";
 
 /**
  * Validates every item (with the request's part and year as defaults, and the current year when neither
- * says, as the import screens default it: SPEC §9) before anything is written; the first bad item fails
+ * says, as the import screens default it: docs/product/constants.md) before anything is written; the first bad item fails
  * the whole request with a message naming it.
  */
 export function validateBulkItems(req: TBulkCreateRequest, now: Date): TBulkQuestionItem[] {
@@ -353,7 +353,7 @@ function bulkFields(item: TBulkQuestionItem, previousType?: string) {
 
 /**
  * POST /questions/bulk: saves every item in one transaction and returns the saved questions in request
- * order. Items with an `_id` are merged into that question, which must be the caller's own (DESIGN §7).
+ * order. Items with an `_id` are merged into that question, which must be the caller's own (docs/product/product-decisions.md).
  */
 export async function bulkCreateQuestions(
   db: Db,

@@ -19,7 +19,7 @@ import {
   type StudyStateRow,
 } from "../../db/schema";
 
-/** The caller's own study entry (DESIGN §7: never other users' progress). */
+/** The caller's own study entry (docs/product/product-decisions.md: never other users' progress). */
 export interface StudyDataJson {
   user: string;
   easeFactor: number;
@@ -30,7 +30,7 @@ export interface StudyDataJson {
   lastReviewed: string | null;
 }
 
-/** The Question of SPEC §3 as every surface returns it. */
+/** The Question in docs/product/data.md as every surface returns it. */
 export interface QuestionJson {
   _id: string;
   /**

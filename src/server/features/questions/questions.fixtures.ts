@@ -23,7 +23,7 @@ export function validQuestion(overrides: Record<string, unknown> = {}): Record<s
 
 const nextYear = new Date().getFullYear() + 1;
 
-/** Every rule of SPEC §5 'Edit question' plus the limits: [name, payload overrides, message]. */
+/** Every rule in docs/product/validation.md 'Edit question' plus the limits: [name, payload overrides, message]. */
 export const VALIDATION_CASES: [string, Record<string, unknown>, string][] = [
   ["empty text", { text: "" }, QUESTION_MESSAGES.TEXT_REQUIRED],
   ["blank text", { text: "   \n " }, QUESTION_MESSAGES.TEXT_REQUIRED],

@@ -164,7 +164,7 @@ function publicBranch(
 }
 
 /**
- * Search over the questions the viewer may see (SPEC §5 'Search and browse'). The visibility rule is
+ * Search over the questions the viewer may see (docs/product/validation.md 'Search and browse'). The visibility rule is
  * part of every branch of the query, whatever else is asked: another user's private question never
  * matches, and is never counted. Free text is matched case-insensitively in the text, option values
  * and explanation (one column, trigram-indexed for public questions), every word on its own; results

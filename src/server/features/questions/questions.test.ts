@@ -43,7 +43,7 @@ async function failure(promise: Promise<unknown>): Promise<{ code: string; messa
 }
 
 describe("questions.create", () => {
-  it("saves a valid question and returns the Question JSON of SPEC §3", async () => {
+  it("saves a valid question and returns the Question JSON in docs/product/data.md", async () => {
     const q = await alice.caller.questions.create(validQuestion({ isPublic: true }) as never);
     expect(q).toMatchObject({
       creator: alice.user.id,

@@ -73,7 +73,7 @@ const ZPaging = {
 export const ZListQuestionsRequest = z.object(ZPaging).optional();
 export type TListQuestionsRequest = z.output<typeof ZListQuestionsRequest>;
 
-/** questions.search (SPEC §5 'Search and browse'): free text, part, category, visibility. */
+/** questions.search (docs/product/validation.md 'Search and browse'): free text, part, category, visibility. */
 export const ZSearchQuestionsRequest = z.object({
   text: z
     .preprocess(
@@ -176,7 +176,7 @@ export const ZBulkCreateRequest = z.object({
 });
 export type TBulkCreateRequest = z.input<typeof ZBulkCreateRequest>;
 
-/** Per category, for the caller (SPEC §3 'Category stats'). */
+/** Per category, for the caller (docs/product/data.md 'Category stats'). */
 export interface CategoryStat {
   category: string;
   total: number;

@@ -1,6 +1,6 @@
 import type { PriteScoreRow } from "../../db/schema";
 
-/** The PRITE score record of SPEC §3 as every surface returns it. */
+/** The PRITE score record in docs/product/data.md as every surface returns it. */
 export interface PriteScoreJson {
   _id: string;
   year: string;

@@ -7,7 +7,7 @@ import {
   ZUpdateScoreRequest,
 } from "./scores.types";
 
-/** The caller's own PRITE score records (SPEC §7 /users/prite-scores); nobody sees another's. */
+/** The caller's own PRITE score records (docs/product/rest-api.md /users/prite-scores); nobody sees another's. */
 export const scoresRouter = router({
   list: protectedProcedure.query(({ ctx }) => listScores(ctx.db, ctx.user.id)),
 

@@ -109,7 +109,7 @@ describe("create and read", () => {
   });
 });
 
-describe("validation (SPEC §5)", () => {
+describe("validation (docs/product/validation.md)", () => {
   const REQUIRED = "Year and Overall Percentile are required";
   const PERCENTILE = "Percentiles must be whole numbers from 0 to 99";
   it.each([

@@ -7,8 +7,8 @@ import type { CategoryStat } from "../questions/questions.types";
 import { dueByCategory } from "../study/due-page.service";
 
 /**
- * Per category, for the caller (SPEC §3): questions they may see, mastered (their ease above 2.5), due
- * (exactly the study pool's rule, DESIGN §7 and decision 021, shared with the Study screen) and their
+ * Per category, for the caller (docs/product/data.md): questions they may see, mastered (their ease above 2.5), due
+ * (exactly the study pool's rule, docs/product/product-decisions.md and decision 021, shared with the Study screen) and their
  * accuracy from the review log (null before any answer). Empty categories read 'Uncategorized'.
  * Sorted by total, then name.
  */

@@ -31,7 +31,7 @@ export interface CategoryProgress {
   /** Questions the user can see in this category. */
   total: number;
   mastered: number;
-  /** mastered / total, rounded (SPEC §9). */
+  /** mastered / total, rounded (docs/product/constants.md). */
   masteryPercent: number;
   due: number;
   /** Percent of the user's answers in this category that were right; null before any answer. */
@@ -39,12 +39,12 @@ export interface CategoryProgress {
 }
 
 export interface StudySummary extends StudyStats {
-  /** Questions the user can study: own plus public (DESIGN §7). */
+  /** Questions the user can study: own plus public (docs/product/product-decisions.md). */
   totalQuestions: number;
   ownQuestions: number;
   dueCount: number;
   masteredCount: number;
-  /** Top categories by question count (SPEC §2 Category Progress). */
+  /** Top categories by question count (docs/product/screens.md Category Progress). */
   categoryProgress: CategoryProgress[];
   /** Every category with questions due now, most due first: the Study screen's category choice. */
   dueCategories: { name: string; due: number }[];
@@ -201,7 +201,7 @@ export async function sessionStats(
     .from(reviews)
     .where(and(eq(reviews.sessionId, session.id), eq(reviews.userId, opts.userId)))
     .orderBy(asc(reviews.reviewedAt), asc(reviews.id));
-  // SPEC §3 Session stats: startTime and the answer times (ms) besides the counts.
+  // docs/product/data.md Session stats: startTime and the answer times (ms) besides the counts.
   return {
     ...computeSessionStats(answers),
     sessionId: session.id,
@@ -211,7 +211,7 @@ export async function sessionStats(
 }
 
 // ---------------------------------------------------------------------------------------------------
-// Rankings (SPEC §7 GET /stats/comparative; DESIGN §7 'Share Anonymous Usage Data')
+// Rankings (docs/product/rest-api.md GET /stats/comparative; docs/product/product-decisions.md 'Share Anonymous Usage Data')
 
 /** Days covered by the time-based ranking: a rolling week, the same for every time zone. */
 export const RANKING_WINDOW_DAYS = 7;

@@ -100,7 +100,7 @@ describe("streak across midnight, in the user's time zone", () => {
     expect(s.streakDays).toBe(2);
   });
 
-  it("counts a day with a started session as a study day (SPEC §4)", async () => {
+  it("counts a day with a started session as a study day (docs/product/states.md)", async () => {
     const me = await h.user();
     await h.db.db
       .insert(studySessions)

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHarness, type Harness, type TestUser } from "../../test/harness";
 import { addQuestion } from "./test-fixtures";
 
-/** DESIGN §8: every procedure of study, stats and explanations for anonymous, user, other user, admin. */
+/** docs/ARCHITECTURE.md: every procedure of study, stats and explanations for anonymous, user, other user, admin. */
 let h: Harness;
 let owner: TestUser;
 let other: TestUser;

@@ -71,7 +71,7 @@ const noStateFor = (db: Db) =>
       .where(and(eq(studyStates.questionId, questions.id), eq(studyStates.userId, ph.userId))),
   );
 
-/** The conditions of the three segments of the study pool (DESIGN §7), each with the answer-key rule. */
+/** The conditions of the three segments of the study pool (docs/product/product-decisions.md), each with the answer-key rule. */
 function poolSegments(db: Db, withCategory: boolean) {
   const category = withCategory ? categoryCondition : undefined;
   return {
@@ -259,7 +259,7 @@ function countDueQuery(db: Db, withCategory: boolean) {
 }
 
 /**
- * The study pool of DESIGN §7, in three segments paged as one list:
+ * The study pool in docs/product/product-decisions.md, in three segments paged as one list:
  *   1. studied questions the user may still see whose review date has passed (most overdue first);
  *   2. the user's own questions never studied (newest first);
  *   3. at most 20 never-studied public questions of other users (newest first).
@@ -345,7 +345,7 @@ export async function countDue(
   };
 }
 
-/** Due questions per stored category (DESIGN §7 pool), for the dashboard's Category Progress. */
+/** Due questions per stored category (docs/product/product-decisions.md pool), for the dashboard's Category Progress. */
 export async function dueByCategory(
   db: Db,
   opts: { userId: string; now: Date },

@@ -184,7 +184,7 @@ export async function requireOwnSession(tx: Db, userId: string, sessionId: strin
 
 /**
  * Records one answer. Correctness is decided here from the stored answer set, never by the client.
- * The review row and the study state change in one transaction: a wrong answer is a lapse (DESIGN §5);
+ * The review row and the study state change in one transaction: a wrong answer is a lapse (docs/product/scheduling.md);
  * a right one waits for its difficulty rating (`pendingReviewId`), which schedules it.
  */
 export async function recordAnswer(
@@ -232,7 +232,7 @@ export async function recordAnswer(
 }
 
 /**
- * The difficulty rating (SPEC §7 PATCH /questions/{id}/study). After a right answer it schedules with
+ * The difficulty rating (docs/product/rest-api.md PATCH /questions/{id}/study). After a right answer it schedules with
  * the user's scheduler (SM-2 or FSRS); after a wrong one the lapse already scheduled the card and the rating is only recorded on the
  * review; with no answer waiting (a REST client that only rates) it schedules (decision 020).
  */

@@ -30,7 +30,7 @@ export const ZRateFlashcardRequest = ZRateFlashcardInput.extend({
 });
 
 export const studyRouter = router({
-  /** DESIGN §7 study pool, one page plus the full count. */
+  /** docs/product/product-decisions.md study pool, one page plus the full count. */
   due: protectedProcedure.input(ZDueQuery.optional()).query(({ ctx, input }) =>
     listDueQuestions(ctx.db, {
       userId: ctx.user.id,

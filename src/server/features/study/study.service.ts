@@ -25,7 +25,7 @@ export interface StartedSession {
 
 /**
  * Starts a study session: records it (the streak and study history count session days) and hands back
- * the first page of due questions for the client to shuffle (SPEC §4).
+ * the first page of due questions for the client to shuffle (docs/product/states.md).
  */
 export async function startSession(
   db: Db,

@@ -53,7 +53,7 @@ async function reviewsOf(userId: string, questionId?: string) {
     .orderBy(reviews.id);
 }
 
-describe("the due list (DESIGN §7 study pool)", () => {
+describe("the due list (docs/product/product-decisions.md study pool)", () => {
   it("holds own new questions, at most 20 newest public new ones of others, never others' private ones", async () => {
     const me = await h.user();
     const other = await h.user();

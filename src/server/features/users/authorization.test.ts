@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHarness, type Harness, type TestUser } from "../../test/harness";
 import { ownedCounts, seedStudyData } from "./users.fixtures";
 
-/** DESIGN §8: every procedure of users, scores and admin for anonymous, user, other user, admin. */
+/** docs/ARCHITECTURE.md: every procedure of users, scores and admin for anonymous, user, other user, admin. */
 let h: Harness;
 let admin: TestUser;
 let owner: TestUser;

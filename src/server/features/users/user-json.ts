@@ -2,7 +2,7 @@ import { count, eq } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { questions, type UserRow } from "../../db/schema";
 
-/** The User of SPEC §3 as every surface returns it; never carries the password hash. */
+/** The User in docs/product/data.md as every surface returns it; never carries the password hash. */
 export interface UserJson {
   _id: string;
   username: string;

@@ -13,7 +13,7 @@ import {
 } from "./users.service";
 import { USER_MESSAGES } from "./users.types";
 
-/** The signed-in user's own profile, settings and data (SPEC §7 /users rows); never anyone else's. */
+/** The signed-in user's own profile, settings and data (docs/product/rest-api.md /users rows); never anyone else's. */
 export const usersRouter = router({
   updateProfile: protectedProcedure.input(ZProfileInput).mutation(async ({ ctx, input }) => {
     const row = await updateProfile(ctx.db, ctx.user.id, input);

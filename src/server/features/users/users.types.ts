@@ -2,7 +2,7 @@ import type { StudyDataJson } from "../questions/question-json";
 import type { PriteScoreJson } from "../scores/score-json";
 import type { UserJson } from "./user-json";
 
-/** Messages of SPEC §8 (Settings) that the server sends with a success. */
+/** Messages in docs/product/errors.md (Settings) that the server sends with a success. */
 export const USER_MESSAGES = {
   PROFILE_UPDATED: "Profile updated successfully",
   SETTINGS_UPDATED: "Settings updated successfully",

@@ -8,7 +8,7 @@ export interface RestCall {
   method: RestMethod;
   /** As registered: `:name` marks a path parameter. */
   path: string;
-  /** A call of SPEC §7, made by the original client; the others are ours, for REST clients and scripts. */
+  /** A call in docs/product/rest-api.md, made by the original client; the others are ours, for REST clients and scripts. */
   spec: boolean;
   access: Access;
   /** What the client sends (body fields, or `query:` parameters); `—` for nothing. */

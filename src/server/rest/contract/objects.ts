@@ -2,7 +2,7 @@ import { arr, bool, dict, id, named, nullable, num, obj, str } from "./shape";
 
 /** The objects REST answers carry, beyond exams (`exam-objects.ts`). */
 
-/** SPEC §3 User, as register, login, `/auth/me`, profile and settings answer it. */
+/** docs/product/data.md User, as register, login, `/auth/me`, profile and settings answer it. */
 export const User = named(
   "User",
   obj({
@@ -21,7 +21,7 @@ export const User = named(
   }),
 );
 
-/** SPEC §3 Question. `creator` is null when the author keeps their profile private. */
+/** docs/product/data.md Question. `creator` is null when the author keeps their profile private. */
 export const Question = named(
   "Question",
   obj({
@@ -55,7 +55,7 @@ export const NextIntervals = named(
   obj({ again: num, hard: num, good: num, easy: num }),
 );
 
-/** SPEC §3 Parsed question: a draft, not saved yet (no `_id`). */
+/** docs/product/data.md Parsed question: a draft, not saved yet (no `_id`). */
 export const ParsedQuestion = named(
   "ParsedQuestion",
   obj({
@@ -70,7 +70,7 @@ export const ParsedQuestion = named(
   }),
 );
 
-/** SPEC §3 PRITE score record. */
+/** docs/product/data.md PRITE score record. */
 export const Score = named(
   "Score",
   obj({
@@ -91,7 +91,7 @@ export const rankingFields = {
   totalUsers: nullable(num),
   averageScore: nullable(num),
 };
-/** SPEC §3 Comparative data: where the caller stands. */
+/** docs/product/data.md Comparative data: where the caller stands. */
 export const Ranking = named("Ranking", obj(rankingFields));
 
 export const AnswerKey = named(

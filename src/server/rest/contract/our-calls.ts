@@ -12,7 +12,7 @@ import {
 import { AnswerKey, NextIntervals, Question } from "./objects";
 import { any, arr, bool, bytes, dict, id, nullable, num, obj, str } from "./shape";
 
-// Ours, beyond SPEC §7.
+// Ours, beyond docs/product/rest-api.md.
 export const OUR_CALLS: readonly RestCall[] = [
   {
     method: "POST",

@@ -19,7 +19,7 @@ export function renderRestReadme(calls: readonly RestCall[]): string {
   for (const c of calls) namedShapes(c.response, found);
   const objects = [...found.values()].map((s) => `- \`${render(s)}\`: \`${render(s, true)}\``);
   return [
-    "Every call of SPEC §7, with the fields its client reads (the server may send more). The token goes in",
+    "Every call in docs/product/rest-api.md, with the fields its client reads (the server may send more). The token goes in",
     "`x-auth-token` (or `Authorization: Bearer`). A failure answers its HTTP status with `{message}`, plus",
     "`success: false` where the answer has `success` and `error` on the explanation and AI paths; 401 means",
     "the token is missing, expired or revoked.",

@@ -2,7 +2,7 @@ import { type RestCall, success } from "./call";
 import { ParsedQuestion, Question, Ranking, rankingFields, Score, User } from "./objects";
 import { any, arr, bool, dict, id, named, nullable, num, obj, str, union } from "./shape";
 
-// SPEC §7, in its order.
+// docs/product/rest-api.md, in its order.
 export const SPEC_CALLS: readonly RestCall[] = [
   {
     method: "POST",

@@ -38,7 +38,7 @@ function StatCard({ label, value }: { label: string; value: number }) {
   );
 }
 
-/** The Admin Dashboard of SPEC §2; every count comes from the server (admin.stats). */
+/** The Admin Dashboard in docs/product/screens.md; every count comes from the server (admin.stats). */
 export function AdminDashboard() {
   const usersQuery = trpc.admin.users.useQuery(undefined);
   const statsQuery = trpc.admin.stats.useQuery(undefined);

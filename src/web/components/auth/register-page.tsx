@@ -29,7 +29,7 @@ const EMPTY: RegisterFields = {
   confirmPassword: "",
 };
 
-/** SPEC §5 in the spec's order; null when the form may be sent. */
+/** docs/product/validation.md in the spec's order; null when the form may be sent. */
 export function validateRegistration(fields: RegisterFields): string | null {
   if (!fields.username.trim() || !fields.email.trim() || !fields.password || !fields.pgyLevel) {
     return "Please enter all required fields";

@@ -70,7 +70,7 @@ const TYPE_FILTER: SelectOption[] = [
 const NO_ITEMS: QuestionJson[] = [];
 
 /**
- * SPEC §2 Browse: a search box, Part / Category / Visibility filters and a Search button; the result
+ * docs/product/screens.md Browse: a search box, Part / Category / Visibility filters and a Search button; the result
  * count and one card per question, loading more as the user scrolls. 'New Question' opens the edit
  * form empty; the pencil on the user's own questions opens it filled.
  */

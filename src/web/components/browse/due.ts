@@ -7,7 +7,7 @@ export interface DueInput {
 }
 
 /**
- * The Due chip: the question is in the viewer's study pool and due now (DESIGN §5 and decision 021):
+ * The Due chip: the question is in the viewer's study pool and due now (docs/product/scheduling.md and decision 021):
  * it has a correct answer, and either the viewer studied it and its review date has passed, or it is
  * the viewer's own and never studied. Other users' public questions join the pool 20 at a time, so a
  * never-studied one is not marked.

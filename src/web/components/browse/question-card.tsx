@@ -11,13 +11,13 @@ import { cn } from "@/web/lib/utils";
 
 interface QuestionCardProps {
   question: QuestionJson;
-  /** Only the creator gets the edit pencil (SPEC §6). */
+  /** Only the creator gets the edit pencil (docs/product/roles.md). */
   own: boolean;
   due: boolean;
   onEdit: () => void;
 }
 
-/** Letters with text, in order (SPEC §3: empty options are not shown). */
+/** Letters with text, in order (docs/product/data.md: empty options are not shown). */
 function shownOptions(options: Record<string, string>): [string, string][] {
   return (
     Object.entries(options)
@@ -29,7 +29,7 @@ function shownOptions(options: Record<string, string>): [string, string][] {
 }
 
 /**
- * One Browse result (SPEC §2): chips (kind, part, category, Public, Due), the contributor of another
+ * One Browse result (docs/product/screens.md): chips (kind, part, category, Public, Due), the contributor of another
  * user's public question and the question's source, then either a multiple-choice question (the text,
  * its images, the options with the correct one(s) highlighted, the explanation) or a flashcard (front
  * and back, issue 17). A multiple-choice question is React text: markup typed into it shows as the

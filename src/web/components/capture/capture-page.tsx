@@ -26,7 +26,7 @@ type Format = "json" | "text";
 
 const STEP_NUMBER: Record<Step, number> = { upload: 1, parse: 2, review: 3, complete: 4, empty: 2 };
 
-/** SPEC §2 'Capture (four steps)', §4 'Capture flow', §5 'Capture'. */
+/** docs/product/screens.md 'Capture (four steps)', states.md 'Capture flow', validation.md 'Capture'. */
 export function CapturePage() {
   const { show, clear, banner } = useBanner();
   const [step, setStep] = useState<Step>("upload");
@@ -43,7 +43,7 @@ export function CapturePage() {
   const utils = trpc.useUtils();
   const storedKey = useStoredAnswerKey();
 
-  /** SPEC §5: answers from a stored key for this part and year, by question number. */
+  /** docs/product/validation.md: answers from a stored key for this part and year, by question number. */
   const toReview = async (found: ParsedQuestion[]) => {
     if (found.length === 0) {
       setStep("empty");
@@ -63,7 +63,7 @@ export function CapturePage() {
       if (format === "json") {
         const found = questionsFromData(result.data, { part, year });
         if (found === null) {
-          // SPEC §5: a JSON error falls back to the plain-text path.
+          // docs/product/validation.md: a JSON error falls back to the plain-text path.
           show("error", "Error processing the JSON data. Please check the format.");
           setParseText(text);
           setStep("parse");

@@ -31,7 +31,7 @@ function Tile({ label, value, icon }: { label: string; value: number; icon: Reac
   );
 }
 
-/** SPEC §2 Dashboard, from `stats.summary` (the review log, in the user's time zone). */
+/** docs/product/screens.md Dashboard, from `stats.summary` (the review log, in the user's time zone). */
 export function DashboardPage() {
   const user = useSessionUser();
   const summary = trpc.stats.summary.useQuery();

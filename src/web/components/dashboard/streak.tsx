@@ -17,7 +17,7 @@ export function StreakPlaceholder() {
   );
 }
 
-/** SPEC §2: at most 5 bars and 'N-day study streak', or the invitation to start one. */
+/** docs/product/screens.md: at most 5 bars and 'N-day study streak', or the invitation to start one. */
 export function StreakBanner({
   streakDays,
   className,
@@ -79,7 +79,7 @@ export function PerformanceStrip({
   );
 }
 
-/** SPEC §9 Overall Mastery: correct answers / answers, as a labelled bar. */
+/** docs/product/constants.md Overall Mastery: correct answers / answers, as a labelled bar. */
 export function MasteryBar({ percent, testId }: { percent: number; testId?: string }) {
   return (
     <div>

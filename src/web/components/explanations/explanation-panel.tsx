@@ -27,7 +27,7 @@ export function initialExplanation(q: Pick<ExplainableQuestion, "generatedExplan
   return q.generatedExplanation.trim() ? { text: q.generatedExplanation, saved: true } : null;
 }
 
-/** Paragraphs of an explanation, split on blank lines (SPEC §9). */
+/** Paragraphs of an explanation, split on blank lines (docs/product/constants.md). */
 export function ExplanationText({ text, className }: { text: string; className?: string }) {
   return (
     <div className={cn("space-y-2 leading-relaxed", className)}>
@@ -51,7 +51,7 @@ interface ExplanationPanelProps {
 }
 
 /**
- * The AI explanation panel of SPEC §4: saved → shown as saved; otherwise Generate yields an unsaved
+ * The AI explanation panel in docs/product/states.md: saved → shown as saved; otherwise Generate yields an unsaved
  * explanation and Save Explanation marks it saved; errors offer Try again.
  */
 export function ExplanationPanel({

@@ -1,4 +1,4 @@
-/** SPEC §9: explanations are split into paragraphs on blank lines. */
+/** docs/product/constants.md: explanations are split into paragraphs on blank lines. */
 export function paragraphs(text: string): string[] {
   return text
     .replace(/\r\n?/g, "\n")

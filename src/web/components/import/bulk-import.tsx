@@ -10,7 +10,7 @@ type Flow =
   | { phase: "complete"; parsed: ParseRowsResult; summary: CommitSummary };
 
 /**
- * SPEC §4 'Import page flow': upload (the wizard), then duplicate detection, then complete.
+ * docs/product/states.md 'Import page flow': upload (the wizard), then duplicate detection, then complete.
  * The wizard stays mounted (hidden) during detection, so Cancel returns to it as it was left.
  */
 export function BulkImport() {

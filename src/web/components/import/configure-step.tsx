@@ -59,7 +59,7 @@ interface ConfigureStepProps {
   processing: boolean;
 }
 
-/** SPEC §2 Bulk Import step 2 'Configure Import': preview and settings, auto-detected values filled in. */
+/** docs/product/screens.md Bulk Import step 2 'Configure Import': preview and settings, auto-detected values filled in. */
 export function ConfigureStep({
   file,
   settings,

@@ -67,7 +67,7 @@ function withDetail(prefix: string, error: unknown, bare: string): string {
 }
 
 /**
- * SPEC §2 'Duplicate detection screen': checks the parsed questions against the bank in batches
+ * docs/product/screens.md 'Duplicate detection screen': checks the parsed questions against the bank in batches
  * (a percentage while it runs), then either saves at once or lets the user review the duplicates.
  * The save is one imports.commit call: all questions or none.
  */
@@ -177,7 +177,7 @@ export function DuplicateDetection({
     };
   }, [questions, checkItems, attempt, show]);
 
-  // With nothing to resolve the import goes ahead by itself (SPEC §2).
+  // With nothing to resolve the import goes ahead by itself (docs/product/screens.md).
   const checkedClean = stage.kind === "checked" && stage.duplicates.length === 0;
   useEffect(() => {
     if (!checkedClean) return;
@@ -309,7 +309,7 @@ export function DuplicateDetection({
 
 const SUMMARY_SHOWN = 20;
 
-/** Each flagged question beside the start of its best match (SPEC §9 'existing' preview). */
+/** Each flagged question beside the start of its best match (docs/product/constants.md 'existing' preview). */
 function DuplicateSummaryList({
   duplicates,
   checkItems,

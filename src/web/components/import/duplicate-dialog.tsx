@@ -55,7 +55,7 @@ interface DuplicateDialogProps {
   onCancel: () => void;
 }
 
-/** SPEC §2 'Duplicate resolution dialog' and §4 'Duplicate resolution'. */
+/** docs/product/screens.md 'Duplicate resolution dialog' and states.md 'Duplicate resolution'. */
 export function DuplicateDialog({ items, onDone, onCancel }: DuplicateDialogProps) {
   const [position, setPosition] = useState(0);
   const [resolved, setResolved] = useState<Map<number, Resolution>>(() => new Map());

@@ -19,7 +19,7 @@ interface ImportCompleteProps {
   unit?: "Row" | "Note";
 }
 
-/** SPEC §2 'Import Complete' and the page flow's complete screen, as one screen. */
+/** docs/product/screens.md 'Import Complete' and the page flow's complete screen, as one screen. */
 export function ImportComplete({
   summary,
   rowErrors,

@@ -13,7 +13,7 @@ import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/web/components/ui/ta
 import { AnkiImport } from "./anki-import";
 import { BulkImport } from "./bulk-import";
 
-/** SPEC §2 'Import screen (/import), three tabs'. */
+/** docs/product/screens.md 'Import screen (/import), three tabs'. */
 export function ImportPage() {
   return (
     <>

@@ -42,7 +42,7 @@ function widthOf(rows: readonly (readonly string[])[]): number {
   return rows.reduce((w, row) => Math.max(w, row.length), 0);
 }
 
-/** SPEC §2 / §4 Bulk import wizard, steps 1 to 3 (step 4 is the page flow's complete screen). */
+/** docs/product/screens.md and states.md Bulk import wizard, steps 1 to 3 (step 4 is the page flow's complete screen). */
 export function ImportWizard({ onImport, importing }: ImportWizardProps) {
   const { show, clear: clearBanner, banner } = useBanner();
   // Rows that failed when nothing at all could be imported: the banner alone would not say why.

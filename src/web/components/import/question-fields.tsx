@@ -78,12 +78,12 @@ interface CategorySelectProps {
   id: string;
   value: string;
   onChange: (category: string) => void;
-  /** The entry meaning "no category" (SPEC §2 Question import: '-- Select a category --'). */
+  /** The entry meaning "no category" (docs/product/screens.md Question import: '-- Select a category --'). */
   noneLabel?: string;
   "aria-label"?: string;
 }
 
-/** The fixed category list of SPEC §3; a category the parser found outside it is offered too. */
+/** The fixed category list in docs/product/data.md; a category the parser found outside it is offered too. */
 export function CategorySelect({
   id,
   value,
@@ -109,7 +109,7 @@ export function CategorySelect({
   );
 }
 
-/** The letters that have text, in order (SPEC §3: empty options are not shown). */
+/** The letters that have text, in order (docs/product/data.md: empty options are not shown). */
 export function filledLetters(options: Partial<Record<string, string>>): Letter[] {
   return LETTERS.filter((letter) => (options[letter] ?? "").trim() !== "");
 }

@@ -19,7 +19,7 @@ interface ReviewStepProps {
   importing: boolean;
 }
 
-/** SPEC §2 Bulk Import step 3 'Review Questions': the first 10 parsed questions and a summary. */
+/** docs/product/screens.md Bulk Import step 3 'Review Questions': the first 10 parsed questions and a summary. */
 export function ReviewStep({
   questions,
   errors,

@@ -10,7 +10,7 @@ interface UploadStepProps {
 }
 
 /**
- * SPEC §2 Bulk Import step 1: click or drag a .csv, .xls or .xlsx file onto the box. The real file
+ * docs/product/screens.md Bulk Import step 1: click or drag a .csv, .xls or .xlsx file onto the box. The real file
  * input stays in the page (visually hidden) so keyboards and screen readers reach it, and phones
  * open their own file picker.
  */

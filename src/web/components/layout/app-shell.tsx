@@ -11,7 +11,7 @@ import { BottomNav } from "./bottom-nav";
 import { FirstPageGate } from "./first-page-gate";
 import { OfflineBanner } from "./offline-banner";
 
-/** The signed-in frame of SPEC §2: header, the page, and the bottom tabs. */
+/** The signed-in frame in docs/product/screens.md: header, the page, and the bottom tabs. */
 export function AppShell() {
   const user = useSessionUser();
   return (

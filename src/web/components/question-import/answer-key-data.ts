@@ -34,7 +34,7 @@ export interface KeyReading {
 }
 
 /**
- * The AI path's answer for an answer key (SPEC §7: a map of question number to letter, as an object
+ * The AI path's answer for an answer key (docs/product/rest-api.md: a map of question number to letter, as an object
  * or as JSON text, possibly code-fenced). Text that is not JSON is read by the deterministic
  * answer-key parser instead, with its warnings.
  */

@@ -11,13 +11,13 @@ import { OutcomeCard, ParserWarnings, PasteInputCard } from "./paste-parts";
 
 type Step = "input" | "review" | "complete";
 
-/** SPEC §5: the instruction sent with an answer key to the AI service. */
+/** docs/product/validation.md: the instruction sent with an answer key to the AI service. */
 export const ANSWER_KEY_PROMPT =
   "Extract the answer key from the following text. Return only a JSON object that maps each question number to its answer, " +
   'for example {"1": "B", "2": "D"}. Each answer is a single letter from A to E. ' +
   "When a line lists several letters and one of them is in parentheses, the letter in parentheses is the correct answer.";
 
-/** SPEC §2 Question import, 'Process Answer Key' tab: input, review, complete. */
+/** docs/product/screens.md Question import, 'Process Answer Key' tab: input, review, complete. */
 export function AnswerKeyImport() {
   const { show, clear, banner } = useBanner();
   const [step, setStep] = useState<Step>("input");

@@ -13,7 +13,7 @@ import { ReviewCard } from "./review-card";
 
 type Step = "input" | "review" | "complete";
 
-/** SPEC §2 Question import, 'Parse Questions' tab: input, review, complete (§4, §5, §8). */
+/** docs/product/screens.md Question import, 'Parse Questions' tab: input, review, complete (states.md, validation.md and errors.md). */
 export function ParseQuestions() {
   const { show, clear, banner } = useBanner();
   const { confirm, dialog } = useConfirm();
@@ -31,7 +31,7 @@ export function ParseQuestions() {
   const storedKey = useStoredAnswerKey();
 
   /**
-   * SPEC §5: a stored key for this part and year is applied silently when no question has an answer
+   * docs/product/validation.md: a stored key for this part and year is applied silently when no question has an answer
    * yet, otherwise only if the user agrees (and then the key's answers win).
    */
   const withStoredKey = async (found: ParsedQuestion[]): Promise<ParsedQuestion[]> => {

@@ -26,7 +26,7 @@ interface PasteInputCardProps {
 
 /**
  * Part, Year, a paste area and one button: the input step of both /test tabs. The button is
- * disabled while the text is blank or a request runs, and reads 'Processing...' meanwhile (SPEC §5).
+ * disabled while the text is blank or a request runs, and reads 'Processing...' meanwhile (docs/product/validation.md).
  */
 export function PasteInputCard(props: PasteInputCardProps) {
   const textId = `${props.idPrefix}-text`;

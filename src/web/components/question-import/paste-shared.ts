@@ -9,7 +9,7 @@ import { trpc } from "@/web/lib/trpc";
  * answer, finding a stored answer key, and the save payload.
  */
 
-/** The AI path's `data`: a string (possibly code-fenced) or already-parsed JSON (SPEC §7). */
+/** The AI path's `data`: a string (possibly code-fenced) or already-parsed JSON (docs/product/rest-api.md). */
 export function dataAsText(data: unknown): string {
   if (typeof data === "string") return data;
   if (data === undefined || data === null) return "";
@@ -27,7 +27,7 @@ export function questionsFromData(
 }
 
 /**
- * The signed-in user's stored answer key for a part and year, or null. SPEC §8: a failure to read a
+ * The signed-in user's stored answer key for a part and year, or null. docs/product/errors.md: a failure to read a
  * stored key is only logged; the import goes on without it.
  */
 export function useStoredAnswerKey() {
@@ -57,7 +57,7 @@ export function fillAnswers(
   return applyAnswerKey(questions, answers, { overwrite });
 }
 
-/** Every question, answered or not (SPEC §5), in the shape questions.bulkCreate takes. */
+/** Every question, answered or not (docs/product/validation.md), in the shape questions.bulkCreate takes. */
 export function saveItems(questions: readonly ParsedQuestion[]): ImportItem[] {
   return questions.map((q) => ({ ...toImportItem(q), explanation: q.explanation.trim() }));
 }

@@ -4,7 +4,7 @@ import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/web/components/ui/ta
 import { AnswerKeyImport } from "./answer-key-import";
 import { ParseQuestions } from "./parse-questions";
 
-/** /test: the paste-based Question import of SPEC §2 (DESIGN §7), titled with the product title. */
+/** /test: the paste-based Question import in docs/product/screens.md (docs/product/product-decisions.md), titled with the product title. */
 export function QuestionImportPage() {
   return (
     <>

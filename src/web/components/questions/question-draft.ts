@@ -15,7 +15,7 @@ import {
 } from "@/core/schemas";
 
 /**
- * The Edit Question form's state (SPEC §2, §4, §5). Numbers are kept as typed so a half-typed field is
+ * The Edit Question form's state (docs/product/screens.md, states.md and validation.md). Numbers are kept as typed so a half-typed field is
  * not rewritten under the user's fingers; options keep all 15 letters so switching the type back and
  * forth loses nothing (only the letters of the current type are sent).
  */
@@ -35,7 +35,7 @@ export interface QuestionDraft {
   isPublic: boolean;
 }
 
-/** What the form needs from a stored question (the Question JSON of SPEC §3). */
+/** What the form needs from a stored question (the Question JSON in docs/product/data.md). */
 export interface EditableQuestion {
   part: string;
   year: number;
@@ -100,7 +100,7 @@ export function draftFromQuestion(q: EditableQuestion): QuestionDraft {
 }
 
 /**
- * SPEC §4 Edit modal: switching to multipleCorrect sets the instructions text, clears the single and
+ * docs/product/states.md Edit modal: switching to multipleCorrect sets the instructions text, clears the single and
  * multiple answers and asks for 3; the other types ask for 1.
  */
 export function changeType(draft: QuestionDraft, questionType: QuestionType): QuestionDraft {
@@ -135,7 +135,7 @@ export function isCorrect(draft: QuestionDraft, letter: string): boolean {
     : draft.correctAnswer === letter;
 }
 
-/** The letters the form shows for the type: 5, 4 or 15 (SPEC §4). */
+/** The letters the form shows for the type: 5, 4 or 15 (docs/product/states.md). */
 export function visibleLetters(draft: QuestionDraft): readonly OptionLetter[] {
   return optionLettersFor(draft.questionType);
 }
@@ -165,13 +165,13 @@ export function draftToPayload(draft: QuestionDraft): TQuestionInputPayload {
   };
 }
 
-/** The first rule of SPEC §5 the form breaks, in the spec's words; null when it may be saved. */
+/** The first rule in docs/product/validation.md the form breaks, in the spec's words; null when it may be saved. */
 export function draftError(draft: QuestionDraft): string | null {
   const parsed = ZQuestionInput.safeParse(draftToPayload(draft));
   return parsed.success ? null : firstIssueMessage(parsed.error);
 }
 
-/** The non-blocking mismatch warning of SPEC §5. */
+/** The non-blocking mismatch warning in docs/product/validation.md. */
 export function draftWarning(draft: QuestionDraft): string | null {
   const n = Number(draft.numCorrectAnswers);
   if (!Number.isInteger(n)) return null;

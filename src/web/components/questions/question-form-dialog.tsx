@@ -53,7 +53,7 @@ const TYPE_OPTIONS: SelectOption[] = QUESTION_TYPES.map((t) => ({
 }));
 
 /**
- * The Edit Question modal of SPEC §2/§4/§5: every field, the type switch, the count warning that does
+ * The Edit Question modal in docs/product/screens.md, states.md and validation.md: every field, the type switch, the count warning that does
  * not block, success then close after 1.5 s. Everything typed is shown as text, never as HTML.
  */
 export function QuestionFormDialog({

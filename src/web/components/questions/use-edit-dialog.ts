@@ -24,7 +24,7 @@ export interface EditDialogProps {
   onOpenChange: (open: boolean) => void;
   /** Public Profile: the default of the public checkbox for a new question. */
   defaultPublic: boolean;
-  /** After the success message has shown for 1.5 s (SPEC §4): the parent refreshes and the form closes. */
+  /** After the success message has shown for 1.5 s (docs/product/states.md): the parent refreshes and the form closes. */
   onSaved: (question: QuestionJson) => void;
   onDeleted?: (id: string) => void;
 }
@@ -50,7 +50,7 @@ export interface EditDialogState {
 }
 
 /**
- * The draft, saving and deleting of the Edit Question and Edit Flashcard dialogs (SPEC §4): a problem
+ * The draft, saving and deleting of the Edit Question and Edit Flashcard dialogs (docs/product/states.md): a problem
  * found before sending, or the server's words, shows in the dialog; success shows for 1.5 s, then the
  * parent refreshes and the dialog closes; delete asks first.
  */

@@ -63,7 +63,7 @@ function draftFrom(score: PriteScore | null | undefined): Draft {
 
 const orNull = (value: string) => (value.trim() === "" ? null : Number(value));
 
-/** SPEC §5: sections only with a trimmed name and a percentile; empty optionals as null. */
+/** docs/product/validation.md: sections only with a trimmed name and a percentile; empty optionals as null. */
 export function scorePayload(draft: Draft) {
   return {
     year: draft.year,
@@ -82,14 +82,14 @@ export function scorePayload(draft: Draft) {
 interface PriteScoreFormProps {
   /** The record being edited; omitted to add a new one. */
   initial?: PriteScore | null;
-  /** Runs 1.5 s after a successful save (SPEC §4). */
+  /** Runs 1.5 s after a successful save (docs/product/states.md). */
   onComplete: (saved: PriteScore) => void;
   /** Extra buttons beside Save (Skip, Cancel …). */
   secondaryAction?: ReactNode;
   submitLabel?: string;
 }
 
-/** The PRITE scores form of SPEC §2, for onboarding and for adding or editing a record. */
+/** The PRITE scores form in docs/product/screens.md, for onboarding and for adding or editing a record. */
 export function PriteScoreForm({
   initial,
   onComplete,

@@ -32,7 +32,7 @@ function score(overrides: Partial<PriteScore>): PriteScore {
   };
 }
 
-describe("table and summary formatting (SPEC §2)", () => {
+describe("table and summary formatting (docs/product/screens.md)", () => {
   it("shows percentages with a percent sign and '-' for missing or zero optional scores", () => {
     expect(formatPercentile(62)).toBe("62%");
     expect(formatPercentile(0)).toBe("0%");
@@ -56,7 +56,7 @@ describe("table and summary formatting (SPEC §2)", () => {
   });
 });
 
-describe("percentile inputs (SPEC §5: integers 0-99, other input ignored)", () => {
+describe("percentile inputs (docs/product/validation.md: integers 0-99, other input ignored)", () => {
   it.each([
     ["", "5", ""],
     ["7", "", "7"],
@@ -101,7 +101,7 @@ describe("ordering and chart rows", () => {
   });
 });
 
-describe("failure texts (SPEC §8, decision 077)", () => {
+describe("failure texts (docs/product/errors.md, decision 077)", () => {
   const answered = (message: string, code: string, httpStatus: number) =>
     TRPCClientError.from({ error: { message, code: -32000, data: { code, httpStatus } } });
 

@@ -9,7 +9,7 @@ import { errorMessage, type RouterOutputs } from "@/web/lib/trpc";
 
 export type PriteScore = RouterOutputs["scores"]["list"][number];
 
-/** Table cell of SPEC §2: 'n%', or '-' for a missing or zero optional score. */
+/** Table cell in docs/product/screens.md: 'n%', or '-' for a missing or zero optional score. */
 export function formatPercentile(
   value: number | null | undefined,
   opts: { optional?: boolean } = {},
@@ -19,7 +19,7 @@ export function formatPercentile(
   return `${value}%`;
 }
 
-/** Summary cell of SPEC §2: '+n', '-n' (or '0'), or 'N/A' when it cannot be computed. */
+/** Summary cell in docs/product/screens.md: '+n', '-n' (or '0'), or 'N/A' when it cannot be computed. */
 export function formatChange(change: number | null): string {
   if (change === null) return "N/A";
   return change > 0 ? `+${change}` : String(change);
@@ -31,7 +31,7 @@ export function changeClass(change: number | null): string {
   return change > 0 ? "text-success" : "text-destructive";
 }
 
-/** The colour of each percentile band (SPEC §9): ≥80 success, ≥50 primary, ≥30 warning, below danger. */
+/** The colour of each percentile band (docs/product/constants.md): ≥80 success, ≥50 primary, ≥30 warning, below danger. */
 export const BAND_COLORS: Readonly<Record<PercentileBand, string>> = {
   success: "var(--success)",
   primary: "var(--primary)",
@@ -55,7 +55,7 @@ export function bandTextClass(percentile: number): string {
 }
 
 /**
- * Keeps only integers 0-99 as the user types (SPEC §5: other input is ignored): returns the new text,
+ * Keeps only integers 0-99 as the user types (docs/product/validation.md: other input is ignored): returns the new text,
  * or the previous one when the keystroke would make it invalid.
  */
 export function acceptPercentileInput(next: string, previous: string): string {
@@ -86,7 +86,7 @@ export function byYearNewestFirst(scores: readonly PriteScore[]): PriteScore[] {
   );
 }
 
-/** SPEC §8's defaults for the score calls, used when the server gives no message of its own. */
+/** docs/product/errors.md's defaults for the score calls, used when the server gives no message of its own. */
 export const SCORE_CALL_DEFAULTS = {
   FETCH_ALL: "Failed to fetch PRITE scores",
   CREATE: "Failed to create PRITE score",

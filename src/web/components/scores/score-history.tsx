@@ -128,7 +128,7 @@ function ScoreTable({
   );
 }
 
-/** Settings › PRITE Scores (SPEC §2 Score history, §4, §5). */
+/** Settings › PRITE Scores (docs/product/screens.md Score history, states.md and validation.md). */
 export function ScoreHistory() {
   const scoresQuery = trpc.scores.list.useQuery(undefined);
   const utils = trpc.useUtils();

@@ -82,7 +82,7 @@ function ChangePasswordForm() {
   );
 }
 
-/** Settings › Account (SPEC §2, §4, §5, §8): Log Out, Change Password, Delete Account. */
+/** Settings › Account (docs/product/screens.md, states.md, validation.md and errors.md): Log Out, Change Password, Delete Account. */
 export function AccountTab() {
   const { logOut, isPending, error, clearError } = useLogOut();
   const leave = useLeaveSession();
@@ -104,7 +104,7 @@ export function AccountTab() {
     },
     successMessage: "Account deleted successfully",
     failureMessage: "Failed to delete account",
-    // SPEC §4: logged out and sent to sign in 1.5 s later.
+    // docs/product/states.md: logged out and sent to sign in 1.5 s later.
     afterSuccess: () => void leave(),
     show,
   });

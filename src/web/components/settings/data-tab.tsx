@@ -41,7 +41,7 @@ const EXPORTS = {
 
 type ExportKind = keyof typeof EXPORTS;
 
-/** Settings › Data Management (SPEC §2, §4, §8): two exports and the study-progress reset. */
+/** Settings › Data Management (docs/product/screens.md, states.md and errors.md): two exports and the study-progress reset. */
 export function DataTab() {
   const utils = trpc.useUtils();
   const reset = trpc.users.resetStudyProgress.useMutation();
@@ -49,7 +49,7 @@ export function DataTab() {
   const [busy, setBusy] = useState<ExportKind | null>(null);
 
   /**
-   * SPEC §8: an info banner while preparing, then success or the failure message. `save` saves the
+   * docs/product/errors.md: an info banner while preparing, then success or the failure message. `save` saves the
    * file and answers false when there was nothing to save (the banner then says why).
    */
   const runExport = async (kind: ExportKind, save: () => Promise<boolean>) => {
@@ -104,7 +104,7 @@ export function DataTab() {
     run: () => reset.mutateAsync(),
     successMessage: "Study progress reset successfully",
     failureMessage: "Failed to reset study progress",
-    // SPEC §4: the page reloads 1.5 s later, so every screen starts from the cleared state.
+    // docs/product/states.md: the page reloads 1.5 s later, so every screen starts from the cleared state.
     afterSuccess: () => window.location.reload(),
     show,
   });

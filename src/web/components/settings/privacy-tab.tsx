@@ -23,7 +23,7 @@ const TOGGLES: { key: keyof Settings; label: string; description: string }[] = [
   },
 ];
 
-/** Settings › Privacy (SPEC §2, §4): toggles apply at once and are put back if the save fails. */
+/** Settings › Privacy (docs/product/screens.md and states.md): toggles apply at once and are put back if the save fails. */
 export function PrivacyTab() {
   const user = useSessionUser();
   const utils = trpc.useUtils();

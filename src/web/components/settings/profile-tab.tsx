@@ -26,7 +26,7 @@ const SELECTS = [
   },
 ] as const;
 
-/** Settings › Profile (SPEC §2): everything but the username can change. */
+/** Settings › Profile (docs/product/screens.md): everything but the username can change. */
 export function ProfileTab() {
   const user = useSessionUser();
   const utils = trpc.useUtils();

@@ -8,9 +8,9 @@ interface ConfirmedActionOptions {
   confirmation: ConfirmOptions;
   run: () => Promise<unknown>;
   successMessage: string;
-  /** Shown when the server gives no message of its own (SPEC §8). */
+  /** Shown when the server gives no message of its own (docs/product/errors.md). */
   failureMessage: string;
-  /** What follows a success, 1.5 s later (SPEC §4, §9): a reload, a sign-out … */
+  /** What follows a success, 1.5 s later (docs/product/states.md and constants.md): a reload, a sign-out … */
   afterSuccess: () => void;
   show: (type: AlertType, message: string) => void;
 }

@@ -10,7 +10,7 @@ import { requiredCount, visibleOptions } from "./selection";
 export type StudyQuestion = RouterOutputs["study"]["due"]["questions"][number];
 export type AnswerResult = RouterOutputs["study"]["answer"];
 
-/** The chips of SPEC §2: Part, category (or Uncategorized), PRITE year, question number. */
+/** The chips in docs/product/screens.md: Part, category (or Uncategorized), PRITE year, question number. */
 export function QuestionChips({ question }: { question: StudyQuestion }) {
   return (
     <div className="flex flex-wrap gap-1.5" data-testid="question-chips">
@@ -53,7 +53,7 @@ export function QuestionBody({ question }: { question: StudyQuestion }) {
 interface OptionListProps {
   question: StudyQuestion;
   selected: readonly string[];
-  /** The answer's letters once checked; options are locked then (SPEC §4). */
+  /** The answer's letters once checked; options are locked then (docs/product/states.md). */
   correctAnswers: readonly string[] | null;
   onToggle?: (letter: string) => void;
 }

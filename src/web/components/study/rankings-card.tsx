@@ -60,7 +60,7 @@ function RankingRow({ title, ranking }: { title: string; ranking: Ranking }) {
 }
 
 /**
- * Performance Rankings (SPEC §2 Session Complete) from real shared data only (decision 025): no sample
+ * Performance Rankings (docs/product/screens.md Session Complete) from real shared data only (decision 025): no sample
  * numbers when the call fails or the cohort is too small.
  */
 export function RankingsCard() {

@@ -9,7 +9,7 @@ import {
   visibleOptions,
 } from "./selection";
 
-describe("multiple-correct selection (SPEC §4)", () => {
+describe("multiple-correct selection (docs/product/states.md)", () => {
   it("adds and removes letters, dropping the oldest past the required count", () => {
     let s: string[] = [];
     for (const l of ["A", "C", "D"]) s = toggleSelection(s, l, 3);

@@ -6,7 +6,7 @@ export interface SelectableQuestion {
   options: Record<string, string>;
 }
 
-/** How many letters must be chosen before Check Answer is enabled (SPEC §4). */
+/** How many letters must be chosen before Check Answer is enabled (docs/product/states.md). */
 export function requiredCount(q: SelectableQuestion): number {
   if (q.questionType !== "multipleCorrect") return 1;
   const n = q.numCorrectAnswers > 0 ? q.numCorrectAnswers : MULTIPLE_CORRECT_DEFAULT_COUNT;
@@ -14,7 +14,7 @@ export function requiredCount(q: SelectableQuestion): number {
 }
 
 /**
- * SPEC §4 Multiple-correct selection: toggling adds or removes a letter; at the required count a new
+ * docs/product/states.md Multiple-correct selection: toggling adds or removes a letter; at the required count a new
  * choice drops the oldest one. Single-answer types simply replace the choice. Order is choice order.
  */
 export function toggleSelection(
@@ -34,7 +34,7 @@ export function checkLabel(selectedCount: number, required: number): string {
   return required === 1 ? "Select an Answer" : `Select ${required} Answers`;
 }
 
-/** Options with text, in letter order (SPEC §3: empty options are not shown). */
+/** Options with text, in letter order (docs/product/data.md: empty options are not shown). */
 export function visibleOptions(options: Record<string, string>): [string, string][] {
   return OPTION_LETTERS.filter((l) => (options[l] ?? "").trim() !== "").map(
     (l) => [l, options[l]!] as [string, string],
@@ -51,7 +51,7 @@ export function shuffle<T>(items: readonly T[], random: () => number = Math.rand
   return out;
 }
 
-/** Session Review's jump buttons: the first 10, then an ellipsis when there are more (SPEC §9). */
+/** Session Review's jump buttons: the first 10, then an ellipsis when there are more (docs/product/constants.md). */
 export function jumpButtons(total: number, shown = 10): { numbers: number[]; more: boolean } {
   const count = Math.min(total, shown);
   return { numbers: Array.from({ length: count }, (_, i) => i), more: total > shown };

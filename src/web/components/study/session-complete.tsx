@@ -60,7 +60,7 @@ interface SessionCompleteProps {
   starting: boolean;
 }
 
-/** SPEC §2 Session Complete, from the server's record of the session and the review log. */
+/** docs/product/screens.md Session Complete, from the server's record of the session and the review log. */
 export function SessionComplete({
   sessionId,
   offline,

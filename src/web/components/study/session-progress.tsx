@@ -9,7 +9,7 @@ export interface SessionTally {
   results: { isCorrect: boolean }[];
 }
 
-/** SPEC §2: the Session Progress box (answered, correct, accuracy, recent performance). */
+/** docs/product/screens.md: the Session Progress box (answered, correct, accuracy, recent performance). */
 export function SessionProgressBox({ tally }: { tally: SessionTally }) {
   const recent = tally.results.slice(-RECENT_PERFORMANCE_LIMIT).reverse();
   return (

@@ -26,7 +26,7 @@ import type { Entry } from "./session-state";
 import { RATINGS } from "./study-keys";
 
 /**
- * A session's question view (SPEC §2/§4 Study): the question or flashcard, then its result, the
+ * A session's question view (docs/product/screens.md and states.md Study): the question or flashcard, then its result, the
  * explanation and the rating buttons; Restart, Check and Next; the session's progress below. Loaded
  * with the other session views after the first screen (session-views.ts).
  */

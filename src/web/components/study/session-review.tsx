@@ -39,7 +39,7 @@ interface SessionReviewProps {
   onBack: () => void;
 }
 
-/** SPEC §2 Session Review: step through the session's questions with what was answered. */
+/** docs/product/screens.md Session Review: step through the session's questions with what was answered. */
 export function SessionReview({
   entries,
   userId,

@@ -41,7 +41,7 @@ const SessionReview = lazy(() => loadSessionViews().then((m) => ({ default: m.Se
 
 type Phase = "idle" | "question" | "complete" | "review";
 
-/** SPEC §2/§4 Study: idle → question view → Session Complete → Session Review. */
+/** docs/product/screens.md and states.md Study: idle → question view → Session Complete → Session Review. */
 export function StudyPage() {
   const user = useSessionUser();
   const utils = trpc.useUtils();

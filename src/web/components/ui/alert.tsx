@@ -12,7 +12,7 @@ import { cn } from "@/web/lib/utils";
 
 export type AlertType = "info" | "success" | "warning" | "error";
 
-/** SPEC §9: banners close themselves after 5 seconds unless told otherwise. */
+/** docs/product/constants.md: banners close themselves after 5 seconds unless told otherwise. */
 export const ALERT_AUTO_CLOSE_MS = 5000;
 
 const alertVariants = cva(

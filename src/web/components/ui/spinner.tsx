@@ -39,7 +39,7 @@ export function Spinner({
   );
 }
 
-/** Fills the screen while the app decides who is signed in (SPEC §2: the text 'Loading...'). */
+/** Fills the screen while the app decides who is signed in (docs/product/screens.md: the text 'Loading...'). */
 export function FullScreenSpinner({ label = "Loading..." }: { label?: string }) {
   return (
     <div className="flex min-h-dvh items-center justify-center p-6">
