@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // The house rules a linter does not keep (run by `npm run lint`, docs/decisions/310):
 //   1. no non-test source file (*.ts, *.tsx) in src/ or cli/ is over 600 lines;
-//   2. no import cycle among the project's own TypeScript files in src/ and cli/.
+//   2. no import cycle among the project's own TypeScript files in src/ and cli/;
+//   3. no source file sends its reader to a document outside the repository ("SPEC §…", "DESIGN §…",
+//      ../shared/): a clone has only docs/, where the product rules live (docs/product/).
 // Exits 1 listing every offender, else 0.
 //   node scripts/check-house.mjs [ROOT]   (ROOT: the project folder, by default the current one)
 //
@@ -38,6 +40,11 @@ export function isLengthExempt(relativePath) {
   const name = parts.at(-1) ?? "";
   return name.includes(".test.") || name.endsWith(".gen.ts") || parts.slice(0, -1).includes("test");
 }
+
+// Written in two pieces so that this file does not cite them itself.
+const OUTSIDE_CITATION = new RegExp(
+  ["\\b(?:SPEC|DESIGN)(?:\\.md)? ", "\u00a7|\\.\\./shared/"].join(""),
+);
 
 function lineCount(text) {
   if (text === "") return 0;
@@ -135,11 +142,15 @@ export function checkHouse(root, { maxLines = MAX_LINES } = {}) {
   const files = DIRS.flatMap((dir) => walk(path.join(absoluteRoot, dir), [])).sort();
   const known = new Set(files);
   const longFiles = [];
+  const outsideCitations = [];
   const edges = new Map();
   for (const file of files) {
     const text = fs.readFileSync(file, "utf8");
     const lines = lineCount(text);
     if (lines > maxLines && !isLengthExempt(rel(file))) longFiles.push({ file: rel(file), lines });
+    text.split("\n").forEach((line, index) => {
+      if (OUTSIDE_CITATION.test(line)) outsideCitations.push({ file: rel(file), line: index + 1 });
+    });
     const targets = new Set();
     for (const { fileName } of ts.preProcessFile(text, true, true).importedFiles) {
       const target = resolveImport(absoluteRoot, file, fileName, known);
@@ -155,12 +166,12 @@ export function checkHouse(root, { maxLines = MAX_LINES } = {}) {
     };
   });
   cycles.sort((a, b) => (a.path[0] < b.path[0] ? -1 : 1));
-  return { longFiles, cycles };
+  return { longFiles, cycles, outsideCitations };
 }
 
 function main() {
   const root = process.argv[2] ?? process.cwd();
-  const { longFiles, cycles } = checkHouse(root);
+  const { longFiles, cycles, outsideCitations } = checkHouse(root);
   for (const { file, lines } of longFiles)
     console.error(`${file}: ${lines} lines (at most ${MAX_LINES} in a non-test source file)`);
   for (const cycle of cycles) {
@@ -170,13 +181,19 @@ function main() {
         : "";
     console.error(`import cycle: ${cycle.path.join(" -> ")}${more}`);
   }
-  if (longFiles.length > 0 || cycles.length > 0) {
+  for (const { file, line } of outsideCitations)
     console.error(
-      `check-house: ${longFiles.length} file(s) over ${MAX_LINES} lines, ${cycles.length} import cycle(s)`,
+      `${file}:${line}: cites a document outside the repository; point at docs/ instead`,
+    );
+  if (longFiles.length > 0 || cycles.length > 0 || outsideCitations.length > 0) {
+    console.error(
+      `check-house: ${longFiles.length} file(s) over ${MAX_LINES} lines, ${cycles.length} import cycle(s), ${outsideCitations.length} citation(s) outside the repository`,
     );
     process.exit(1);
   }
-  console.log(`check-house: no file over ${MAX_LINES} lines, no import cycle`);
+  console.log(
+    `check-house: no file over ${MAX_LINES} lines, no import cycle, no citation outside the repository`,
+  );
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) main();

@@ -45,7 +45,20 @@ describe("scripts/check-house.mjs", () => {
       "src/exactly.ts": lines(600),
       "cli/main.ts": 'import { a } from "../src/a";\nexport default a;\n',
     });
-    expect(checkHouse(root)).toEqual({ longFiles: [], cycles: [] });
+    expect(checkHouse(root)).toEqual({ longFiles: [], cycles: [], outsideCitations: [] });
+  });
+
+  it("finds a line that sends the reader to a document outside the repository", () => {
+    const section = ["SPEC", "\u00a75"].join(" ");
+    const root = tree({
+      "src/core/rules.ts": `// The rules of docs/product/validation.md.\nexport const a = 1; // ${section}\n`,
+      "cli/x.ts": "// see ../shared/DESIGN.md\nexport const x = 1;\n",
+    });
+    expect(checkHouse(root).outsideCitations).toEqual([
+      { file: "cli/x.ts", line: 1 },
+      { file: "src/core/rules.ts", line: 2 },
+    ]);
+    expect(check(root)).toMatchObject({ status: 1 });
   });
 
   it("finds a source file over 600 lines", () => {
