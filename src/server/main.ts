@@ -7,7 +7,7 @@ import pino, { type Logger } from "pino";
 import { aiConfigured, createAiModel } from "./ai/model";
 import { buildApp, serverLoggerOptions } from "./app";
 import { createDb, DataDirLockedError, type DbHandle } from "./db/client";
-import { runMigrations } from "./db/migrate";
+import { MigrationError, runMigrations } from "./db/migrate";
 import { type Env, loadEnv, projectRoot } from "./env";
 import { closeInSteps } from "./shutdown";
 import { EXAM_SWEEP_INTERVAL_MS } from "./features/exams/deadline-sweep";
@@ -23,7 +23,8 @@ async function openDatabase(env: Env, logger: Logger, migrate: boolean): Promise
     if (migrate) await runMigrations(handle);
     return handle;
   } catch (err) {
-    if (err instanceof DataDirLockedError) {
+    // The message names the failed migration's file and says the database was left as it was.
+    if (err instanceof DataDirLockedError || err instanceof MigrationError) {
       logger.fatal(err.message);
     } else {
       logger.fatal({ err }, "Could not open the database");
@@ -83,6 +84,7 @@ async function runServer(env: Env, logger: Logger, opts: { migrate: boolean }): 
     sessionCacheMs: env.SESSION_CACHE_SECONDS * 1000,
     rankingCohortMs: env.RANKING_COHORT_SECONDS * 1000,
     duePageCache: env.DUE_PAGE_CACHE,
+    metricsToken: env.METRICS_TOKEN,
     examSweepMs: EXAM_SWEEP_INTERVAL_MS,
     webDir: env.WEB_DIST_DIR
       ? path.resolve(env.WEB_DIST_DIR)
