@@ -190,14 +190,13 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     routerOptions: { maxParamLength: 5000 },
   });
 
-  registerMetrics(app, { token: opts.metricsToken });
-
   // Every route as registered, so the authorization matrix test can enumerate them (issue 9).
   const routeTable: RouteEntry[] = [];
   app.decorate("routeTable", routeTable);
   app.addHook("onRoute", (route) => {
     for (const method of [route.method].flat()) routeTable.push({ method, url: route.url });
   });
+  registerMetrics(app, { token: opts.metricsToken });
 
   await app.register(cookie);
   // helmet's middleware built once: @fastify/helmet rebuilt it, CSP parsing included, on every request

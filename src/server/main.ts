@@ -11,6 +11,7 @@ import { MigrationError, runMigrations } from "./db/migrate";
 import { type Env, loadEnv, projectRoot } from "./env";
 import { closeInSteps } from "./shutdown";
 import { EXAM_SWEEP_INTERVAL_MS } from "./features/exams/deadline-sweep";
+import { serveClusterMetrics } from "./metrics";
 
 /** Set on the child that creates a new embedded database and leaves (see prepareEmbeddedDatabase). */
 const PREPARE_ONLY = "PRITE_PREPARE_DATABASE_ONLY";
@@ -177,6 +178,7 @@ async function runPrimary(env: Env, logger: Logger): Promise<void> {
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
   process.on("SIGINT", () => void shutdown("SIGINT"));
 
+  serveClusterMetrics();
   for (let i = 0; i < env.WORKERS; i++) fork();
   let listening = 0;
   cluster.on("listening", () => {

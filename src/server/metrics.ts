@@ -1,8 +1,15 @@
+import cluster from "node:cluster";
 import { createHash, timingSafeEqual } from "node:crypto";
 import { isIP } from "node:net";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { PgPreparedQuery } from "drizzle-orm/pg-core";
-import { collectDefaultMetrics, Counter, Histogram, Registry } from "prom-client";
+import {
+  AggregatorRegistry,
+  collectDefaultMetrics,
+  Counter,
+  Histogram,
+  Registry,
+} from "prom-client";
 
 /**
  * One registry per process (docs/decisions/320-readiness-and-metrics.md): Prometheus scrapes a
@@ -150,6 +157,54 @@ export function fromLoopback(req: FastifyRequest): boolean {
   return !PROXY_HEADERS.some((h) => req.headers[h] !== undefined);
 }
 
+const CLUSTER_METRICS_REQUEST = "prite:metrics";
+const CLUSTER_METRICS_ANSWER = "prite:metrics-answer";
+
+/**
+ * WORKERS=N (decision 211): the scrape reaches one worker, which asks the primary for every worker's
+ * metrics, summed by prom-client's AggregatorRegistry; otherwise Prometheus would see one worker's
+ * counters at a time and read each switch as a reset.
+ */
+export function serveClusterMetrics(): void {
+  const aggregator = new AggregatorRegistry();
+  cluster.on("message", (worker, message: { type?: string; id?: number }) => {
+    if (message?.type !== CLUSTER_METRICS_REQUEST) return;
+    aggregator.clusterMetrics().then(
+      (text) => worker.send({ type: CLUSTER_METRICS_ANSWER, id: message.id, text }),
+      (err: Error) =>
+        worker.send({ type: CLUSTER_METRICS_ANSWER, id: message.id, error: err.message }),
+    );
+  });
+}
+
+if (cluster.isWorker) {
+  // Answers the primary's AggregatorRegistry with this process's registry.
+  AggregatorRegistry.setRegistries([registry]);
+  new AggregatorRegistry();
+}
+
+let clusterRequests = 0;
+
+function metricsText(): Promise<string> {
+  if (!cluster.isWorker || !process.send) return registry.metrics();
+  const id = ++clusterRequests;
+  return new Promise((resolve, reject) => {
+    const onMessage = (m: { type?: string; id?: number; text?: string; error?: string }) => {
+      if (m?.type !== CLUSTER_METRICS_ANSWER || m.id !== id) return;
+      clearTimeout(timer);
+      process.off("message", onMessage);
+      if (m.error !== undefined) reject(new Error(m.error));
+      else resolve(m.text ?? "");
+    };
+    const timer = setTimeout(() => {
+      process.off("message", onMessage);
+      reject(new Error("the primary process did not answer with the metrics"));
+    }, 6000);
+    process.on("message", onMessage);
+    process.send!({ type: CLUSTER_METRICS_REQUEST, id });
+  });
+}
+
 const digest = (s: string) => createHash("sha256").update(s, "utf8").digest();
 
 /** `Authorization: Bearer <token>` against METRICS_TOKEN, in constant time (digests of equal length). */
@@ -200,6 +255,6 @@ export function registerMetrics(app: FastifyInstance, opts: { token?: string }):
       return reply.status(403).send({ message: METRICS_REFUSED });
     }
     reply.type(registry.contentType);
-    return registry.metrics();
+    return metricsText();
   });
 }

@@ -3,6 +3,7 @@ import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "./app";
 import { shippedMigrations } from "./db/migrate";
+import { loadEnv } from "./env";
 import { validQuestion } from "./features/questions/questions.fixtures";
 import { bearerMatches, METRICS_REFUSED } from "./metrics";
 import { createTestDb } from "./test/db";
@@ -168,6 +169,16 @@ describe("GET /metrics", () => {
     expect(metricValue(after, "prite_db_query_duration_seconds_count", inserts)).toBeGreaterThan(
       metricValue(before, "prite_db_query_duration_seconds_count", inserts),
     );
+  });
+
+  it("takes METRICS_TOKEN of 16 characters or more, without spaces", () => {
+    expect(loadEnv({ METRICS_TOKEN: TOKEN }).METRICS_TOKEN).toBe(TOKEN);
+    expect(loadEnv({}).METRICS_TOKEN).toBeUndefined();
+    for (const bad of ["short", "sixteen chars ok"]) {
+      expect(() => loadEnv({ METRICS_TOKEN: bad })).toThrow(
+        "METRICS_TOKEN must be at least 16 characters, without spaces",
+      );
+    }
   });
 
   it("compares the bearer token exactly", () => {
