@@ -16,7 +16,6 @@ import {
  * process, and the counters must survive the apps tests build one after another.
  */
 export const registry = new Registry();
-collectDefaultMetrics({ register: registry });
 
 /** From 1 ms: the due page and an exam answer take one or two. */
 const BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
@@ -78,6 +77,7 @@ export function recordProcedure(
 }
 
 let queriesTimed = false;
+let defaultsCollected = false;
 
 /**
  * Times every database query at drizzle's one funnel for them (PgPreparedQuery.queryWithCache, which
@@ -234,6 +234,9 @@ function routeLabel(req: FastifyRequest): string {
  * a bearer of it only; without, to requests from this machine only.
  */
 export function registerMetrics(app: FastifyInstance, opts: { token?: string }): void {
+  // Here rather than at import: the CLI loads the procedures (and so this file) but serves nothing.
+  if (!defaultsCollected) collectDefaultMetrics({ register: registry });
+  defaultsCollected = true;
   timeDatabaseQueries();
   app.addHook("onResponse", (req, reply, done) => {
     httpDuration.observe(

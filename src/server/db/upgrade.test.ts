@@ -12,7 +12,7 @@ import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../app";
 import { hashPassword } from "../auth/password";
-import { sessionIdFromToken } from "../auth/session";
+import { generateSessionToken, sessionIdFromToken } from "../auth/session";
 import { adminUrl, goldenImagePath } from "../test/golden";
 import { createTestDb, type TestDb } from "../test/db";
 import { freePort, spawnServer } from "../test/server-process";
@@ -71,11 +71,7 @@ async function fill(db: TestDb, k: number): Promise<Era | undefined> {
   if (k < SINCE.users) return undefined;
   const userId = crypto.randomUUID();
   const username = `era${k}_${crypto.randomBytes(3).toString("hex")}`;
-  const token = crypto
-    .randomBytes(20)
-    .toString("hex")
-    .slice(0, 32)
-    .replace(/[^a-z2-7]/g, "a");
+  const token = generateSessionToken();
   const questionId = crypto.randomUUID();
   const examId = crypto.randomUUID();
   const sessionId = crypto.randomUUID();
