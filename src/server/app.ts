@@ -25,6 +25,8 @@ import { BULK_BODY_LIMIT, DEFAULT_BODY_LIMIT } from "./body-limits";
 import { startExamSweep } from "./features/exams/deadline-sweep";
 import { enableStatsCaches } from "./features/stats/stats-caches";
 import { enableDuePageCache } from "./features/study/due-page-cache";
+import { registerMetrics } from "./metrics";
+import { registerReadiness } from "./ready";
 
 export { BULK_BODY_LIMIT, DEFAULT_BODY_LIMIT };
 export const TOO_LARGE = "The request is too large.";
@@ -92,6 +94,10 @@ export interface BuildAppOptions {
   rankingCohortMs?: number;
   /** The server's clock, read once per request and by the exam sweep; tests pass a fake one. */
   now?: () => Date;
+  /** METRICS_TOKEN: `/metrics` wants it as a bearer token; unset, it answers this machine only. */
+  metricsToken?: string;
+  /** The migrations `/api/ready` expects applied (tests); the shipped ones by default. */
+  migrationsFolder?: string;
 }
 
 /**
@@ -198,6 +204,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   app.addHook("onRoute", (route) => {
     for (const method of [route.method].flat()) routeTable.push({ method, url: route.url });
   });
+  registerMetrics(app, { token: opts.metricsToken });
 
   await app.register(cookie);
   // helmet's middleware built once: @fastify/helmet rebuilt it, CSP parsing included, on every request
@@ -314,6 +321,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
         .send({ status: "error", database: { kind: handle.kind, status: "unavailable" } });
     }
   });
+
+  registerReadiness(app, handle, opts.migrationsFolder);
 
   await app.register(async (trpcScope) => {
     // One fastify route serves every procedure, so its own limit is the bulk one and the real limit of

@@ -707,7 +707,12 @@ function examRoutes(): Record<string, RestCase[]> {
 }
 
 /** REST routes that answer without a session. */
-const PUBLIC_REST = new Set(["GET /api/health", "POST /api/auth/register", "POST /api/auth/login"]);
+const PUBLIC_REST = new Set([
+  "GET /api/health",
+  "GET /api/ready",
+  "POST /api/auth/register",
+  "POST /api/auth/login",
+]);
 const ADMIN_REST = /^\/api\/admin\//;
 
 describe("every REST route", () => {

@@ -110,6 +110,11 @@ const ZEnv = z.object({
     .enum(["0", "1", "false", "true"], { error: "DUE_PAGE_CACHE must be 0 or 1" })
     .default("1")
     .transform((v) => v === "1" || v === "true"),
+  // Decision 320: unset, /metrics answers this machine only.
+  METRICS_TOKEN: z
+    .string()
+    .regex(/^\S{16,}$/, "METRICS_TOKEN must be at least 16 characters, without spaces")
+    .optional(),
   MIGRATIONS_DIR: z.string().optional(),
   WEB_DIST_DIR: z.string().optional(),
   WORKERS: z.coerce

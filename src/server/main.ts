@@ -7,10 +7,11 @@ import pino, { type Logger } from "pino";
 import { aiConfigured, createAiModel } from "./ai/model";
 import { buildApp, serverLoggerOptions } from "./app";
 import { createDb, DataDirLockedError, type DbHandle } from "./db/client";
-import { runMigrations } from "./db/migrate";
+import { MigrationError, runMigrations } from "./db/migrate";
 import { type Env, loadEnv, projectRoot } from "./env";
 import { closeInSteps } from "./shutdown";
 import { EXAM_SWEEP_INTERVAL_MS } from "./features/exams/deadline-sweep";
+import { serveClusterMetrics } from "./metrics";
 
 /** Set on the child that creates a new embedded database and leaves (see prepareEmbeddedDatabase). */
 const PREPARE_ONLY = "PRITE_PREPARE_DATABASE_ONLY";
@@ -23,7 +24,8 @@ async function openDatabase(env: Env, logger: Logger, migrate: boolean): Promise
     if (migrate) await runMigrations(handle);
     return handle;
   } catch (err) {
-    if (err instanceof DataDirLockedError) {
+    // The message names the failed migration's file and says the database was left as it was.
+    if (err instanceof DataDirLockedError || err instanceof MigrationError) {
       logger.fatal(err.message);
     } else {
       logger.fatal({ err }, "Could not open the database");
@@ -83,6 +85,7 @@ async function runServer(env: Env, logger: Logger, opts: { migrate: boolean }): 
     sessionCacheMs: env.SESSION_CACHE_SECONDS * 1000,
     rankingCohortMs: env.RANKING_COHORT_SECONDS * 1000,
     duePageCache: env.DUE_PAGE_CACHE,
+    metricsToken: env.METRICS_TOKEN,
     examSweepMs: EXAM_SWEEP_INTERVAL_MS,
     webDir: env.WEB_DIST_DIR
       ? path.resolve(env.WEB_DIST_DIR)
@@ -175,6 +178,7 @@ async function runPrimary(env: Env, logger: Logger): Promise<void> {
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
   process.on("SIGINT", () => void shutdown("SIGINT"));
 
+  serveClusterMetrics();
   for (let i = 0; i < env.WORKERS; i++) fork();
   let listening = 0;
   cluster.on("listening", () => {

@@ -176,6 +176,11 @@ describe.skipIf(!url)("several server processes on one PostgreSQL", () => {
       Array.from({ length: 10 }, () => call(cluster, "GET", "/api/auth/me", token)),
     );
     expect(signedIn.map((r) => r.status)).toEqual(Array(10).fill(200));
+    // Either worker answers /metrics for both (decision 320): the 10 requests are all counted.
+    const metrics = await (await fetch(`${cluster.base}/metrics`)).text();
+    expect(metrics).toContain(
+      'prite_http_request_duration_seconds_count{method="GET",route="/api/auth/me",status_code="200"} 10',
+    );
     expect((await call(cluster, "POST", "/api/auth/logout", token)).status).toBe(200);
     await within(1000, async () => {
       const answers = await Promise.all(

@@ -3,6 +3,7 @@ import { ZodError } from "zod";
 import type { Context } from "./context";
 import { isDatabaseUnavailable, unavailableError } from "../db/unavailable";
 import { containsNul, withoutNul } from "../../core/text";
+import { recordProcedure } from "../metrics";
 
 /** The product's words for an error: a zod issue's own message rather than a JSON dump of issues. */
 export function errorMessage(error: unknown): string {
@@ -74,6 +75,7 @@ export const SESSION_NEUTRAL_MUTATIONS: ReadonlySet<string> = new Set([
  *   The exam-taking mutations are the exception (SESSION_NEUTRAL_MUTATIONS).
  */
 const procedureUpkeep = t.middleware(async ({ ctx, type, path, getRawInput, next }) => {
+  const started = performance.now();
   // PostgreSQL cannot store U+0000 in text: refused with a clear 400 on every input, so no schema
   // can forget it; pasted text and file contents drop it instead (issue 24).
   // A body that does not parse is left to the procedure: one without input never reads it (a CLI
@@ -94,6 +96,7 @@ const procedureUpkeep = t.middleware(async ({ ctx, type, path, getRawInput, next
       if (ctx.user && !ctx.user.isAdmin) ctx.sessionCache.forgetUser(ctx.user.id);
       else ctx.sessionCache.clear();
     }
+    recordProcedure(path, result, started);
   }
   if (!result.ok && isDatabaseUnavailable(result.error.cause ?? result.error)) {
     throw unavailableError(result.error.cause ?? result.error);
