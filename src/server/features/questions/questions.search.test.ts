@@ -448,5 +448,5 @@ describe("every way the search reads the bank gives the same page (decision 265)
       expect(all.items.map((q) => q._id)).toEqual(expected);
       expect(all.total).toBe(expected.length);
     }
-  });
+  }, 120_000);
 });
