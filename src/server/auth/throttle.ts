@@ -15,7 +15,14 @@ export interface ThrottleLimits {
   windowMinutes: number;
   /** Accounts created from one address per hour (0: unlimited). */
   registrationsPerHour?: number;
+  /** Password reset emails asked for one address (email) per hour, from all places (issue 33). */
+  resetRequestsPerAccount?: number;
+  /** Password reset emails asked for from one address per hour, all accounts together. */
+  resetRequestsPerIp?: number;
 }
+
+const DEFAULT_RESET_REQUESTS_PER_ACCOUNT = 5;
+const DEFAULT_RESET_REQUESTS_PER_IP = 30;
 
 export const DEFAULT_THROTTLE: ThrottleLimits = {
   maxPerUser: 10,
@@ -27,6 +34,7 @@ export const DEFAULT_THROTTLE: ThrottleLimits = {
 
 const SIGN_IN = "sign-in";
 const REGISTER = "register";
+const RESET_REQUEST = "reset-request";
 const REGISTRATION_WINDOW_MS = 60 * 60_000;
 
 // Advisory lock classes (the first key of pg_advisory_xact_lock(int, int)); any constants work.
@@ -153,6 +161,40 @@ export async function reserveRegistration(
     await tx
       .insert(loginAttempts)
       .values({ usernameKey: "", ip, kind: REGISTER, attemptedAt: now });
+    return 0;
+  });
+}
+
+/**
+ * "Forgot password?" per account (the email asked about, whether or not an account has it, so the
+ * limit says nothing about who is registered) and per address, within the hour, counted and
+ * recorded in one step under the same locks as sign-in. Answers the minutes to wait, or 0 when
+ * recorded; rows older than the hour go with `pruneSignInFailures`.
+ */
+export async function reservePasswordResetRequest(
+  db: Db,
+  emailKey: string,
+  ip: string,
+  now: Date,
+  limits: ThrottleLimits,
+): Promise<number> {
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(${USERNAME_LOCK}, hashtext(${emailKey}))`);
+    await tx.execute(sql`select pg_advisory_xact_lock(${IP_LOCK}, hashtext(${ip}))`);
+    const kind = eq(loginAttempts.kind, RESET_REQUEST);
+    const window = REGISTRATION_WINDOW_MS;
+    const perAccount = limits.resetRequestsPerAccount ?? DEFAULT_RESET_REQUESTS_PER_ACCOUNT;
+    const perIp = limits.resetRequestsPerIp ?? DEFAULT_RESET_REQUESTS_PER_IP;
+    const account = and(kind, eq(loginAttempts.usernameKey, emailKey));
+    const until = Math.max(
+      (await blockedUntil(tx, account, perAccount, now, window)) ?? 0,
+      (await blockedUntil(tx, and(kind, eq(loginAttempts.ip, ip)), perIp, now, window)) ?? 0,
+    );
+    const minutes = minutesUntil(until, now);
+    if (minutes > 0) return minutes;
+    await tx
+      .insert(loginAttempts)
+      .values({ usernameKey: emailKey, ip, kind: RESET_REQUEST, attemptedAt: now });
     return 0;
   });
 }

@@ -911,6 +911,53 @@ export const REST_CALLS: readonly RestCall[] = [
     status: 200,
     response: arr(MockExam),
   },
+  // Issue 33: password recovery and sessions (rest/password-reset.ts); one block, to move as a whole.
+  {
+    method: "POST",
+    path: "/api/auth/forgot-password",
+    spec: false,
+    access: "public",
+    request:
+      "{email}; the same answer whether or not an account has it. 503 when the server sends no mail.",
+    status: 200,
+    response: obj({ success: bool, message: str }),
+  },
+  {
+    method: "POST",
+    path: "/api/auth/reset-password",
+    spec: false,
+    access: "public",
+    request: "{token, password}: the token of the link; every session of the account ends.",
+    status: 200,
+    response: obj({ success: bool, message: str }),
+  },
+  {
+    method: "GET",
+    path: "/api/auth/sessions",
+    spec: false,
+    access: "user",
+    request: "—",
+    status: 200,
+    response: arr(obj({ device: str, createdAt: str, lastUsedAt: str, current: bool })),
+  },
+  {
+    method: "POST",
+    path: "/api/auth/sessions/sign-out-others",
+    spec: false,
+    access: "user",
+    request: "—",
+    status: 200,
+    response: obj({ success: bool }),
+  },
+  {
+    method: "POST",
+    path: "/api/admin/users/reset-link",
+    spec: false,
+    access: "admin",
+    request: "{username}: a one-time link valid 24 hours; `url` is null without PUBLIC_URL.",
+    status: 200,
+    response: obj({ username: str, path: str, url: nullable(str), expiresAt: str }),
+  },
 ];
 
 export const callKey = (call: Pick<RestCall, "method" | "path">) => `${call.method} ${call.path}`;
