@@ -9,7 +9,7 @@ const BROWSERS: ReadonlyArray<readonly [RegExp, string]> = [
   [/\bSamsungBrowser\//, "Samsung Internet"],
   [/\b(?:Firefox|FxiOS)\//, "Firefox"],
   [/\b(?:Chrome|CriOS|Chromium)\//, "Chrome"],
-  [/\bVersion\/[\d.]+.*\bSafari\//, "Safari"],
+  [/\bVersion\/[\d.]+ (?:Mobile\/\w+ )?Safari\//, "Safari"],
   [/^prite-cli\b/, "PRITE command line"],
   [/^node\b/i, "Node.js"],
   [/^curl\//, "curl"],

@@ -490,7 +490,8 @@ describe("procedures that take the id of someone's object", () => {
         }
       }
     }
-  });
+    // Two snapshots per call and actor: generous for a loaded machine.
+  }, 120_000);
 
   it("are allowed to the owner", async () => {
     for (const path of pathsOf("object")) {

@@ -19,6 +19,7 @@ import {
 } from "@/web/components/ui/table";
 import { trpc } from "@/web/lib/trpc";
 import { ALL_LEVELS, filterUsers } from "./filter-users";
+import { ResetLinkButton } from "./reset-link-button";
 
 export const LOAD_ERROR = "Failed to load users. Please try again later.";
 const LEVEL_OPTIONS = [
@@ -169,6 +170,7 @@ export function AdminDashboard() {
                   <TableHead>Joined</TableHead>
                   <TableHead className="text-right">Questions Added</TableHead>
                   <TableHead>Role</TableHead>
+                  <TableHead>Password</TableHead>
                 </TableRow>
               </TableHeader>
               <TableBody>
@@ -185,6 +187,9 @@ export function AdminDashboard() {
                       ) : (
                         <Badge variant="secondary">User</Badge>
                       )}
+                    </TableCell>
+                    <TableCell>
+                      <ResetLinkButton username={u.username} />
                     </TableCell>
                   </TableRow>
                 ))}

@@ -82,6 +82,12 @@ export function SignInPage() {
             value={password}
             onChange={(event) => setPassword(event.target.value)}
           />
+          <Link
+            to="/forgot-password"
+            className="-mb-2 self-end rounded-sm px-1 py-3 text-sm text-primary underline-offset-4 outline-none hover:underline focus-visible:ring-2 focus-visible:ring-ring"
+          >
+            Forgot password?
+          </Link>
         </div>
         <Button type="submit" size="lg" busy={login.isPending} className="mt-2 w-full">
           {login.isPending ? "Signing In..." : "Sign In"}
