@@ -67,6 +67,12 @@ function minutesUntil(until: number, now: Date): number {
   return Math.max(1, Math.ceil((until - now.getTime()) / 60_000));
 }
 
+/** Always the account first, then the IP: one order, so two attempts can never deadlock. */
+async function lockAccountAndAddress(tx: Db, accountKey: string, ip: string): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(${USERNAME_LOCK}, hashtext(${accountKey}))`);
+  await tx.execute(sql`select pg_advisory_xact_lock(${IP_LOCK}, hashtext(${ip}))`);
+}
+
 /**
  * Whole minutes until a password check is allowed again (at least 1), or 0 when it is allowed now.
  * Limited per account and address, per address, and per account from all addresses with a ceiling
@@ -109,9 +115,7 @@ export async function reserveSignInAttempt(
   limits: ThrottleLimits,
 ): Promise<number> {
   return db.transaction(async (tx) => {
-    // Always the username first, then the IP: one order, so two sign-ins can never deadlock.
-    await tx.execute(sql`select pg_advisory_xact_lock(${USERNAME_LOCK}, hashtext(${usernameKey}))`);
-    await tx.execute(sql`select pg_advisory_xact_lock(${IP_LOCK}, hashtext(${ip}))`);
+    await lockAccountAndAddress(tx, usernameKey, ip);
     const blockedMinutes = await signInBlockedFor(tx, usernameKey, ip, now, limits);
     if (blockedMinutes > 0) return blockedMinutes;
     await tx.insert(loginAttempts).values({ usernameKey, ip, kind: SIGN_IN, attemptedAt: now });
@@ -179,8 +183,7 @@ export async function reservePasswordResetRequest(
   limits: ThrottleLimits,
 ): Promise<number> {
   return db.transaction(async (tx) => {
-    await tx.execute(sql`select pg_advisory_xact_lock(${USERNAME_LOCK}, hashtext(${emailKey}))`);
-    await tx.execute(sql`select pg_advisory_xact_lock(${IP_LOCK}, hashtext(${ip}))`);
+    await lockAccountAndAddress(tx, emailKey, ip);
     const kind = eq(loginAttempts.kind, RESET_REQUEST);
     const window = REGISTRATION_WINDOW_MS;
     const perAccount = limits.resetRequestsPerAccount ?? DEFAULT_RESET_REQUESTS_PER_ACCOUNT;
