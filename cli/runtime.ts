@@ -191,7 +191,7 @@ export async function openLocal(opts: GlobalOptions): Promise<Session> {
         session,
         ip: "cli",
         returnToken: true,
-        config: { aiModel: await createAiModel(env) },
+        config: { aiModel: await createAiModel(env), publicUrl: env.PUBLIC_URL ?? null },
         timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
       }),
     );

@@ -49,6 +49,7 @@ const COMMANDS = [
   ["users", "list"],
   ["users", "promote"],
   ["users", "demote"],
+  ["users", "reset-link"],
   ["db"],
   ["db", "migrate"],
   ["seed"],
@@ -169,6 +170,21 @@ describe("prite in local mode (subprocess, fresh data folder)", { timeout: 120_0
     const table = await prite(["users", "list"]);
     expect(table.stdout).toMatch(/^username\s+admin\s+pgy\s+questions/);
     expect(table.stdout).toMatch(/\nalice\s+1\s+0\s/);
+  });
+
+  it("users reset-link prints a one-time link (admins only), --json too", async () => {
+    const r = await prite(["users", "reset-link", "alice"]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(
+      /^Password reset link for alice, valid until \S+:\n\/reset-password\?token=[\w-]{43} \(on the server's address; set PUBLIC_URL to print it whole\)\n$/,
+    );
+    const json = await prite(["users", "reset-link", "alice", "--json"]);
+    expect(JSON.parse(json.stdout)).toMatchObject({ username: "alice", url: null });
+    const refused = await prite(["--user", "alice", "users", "reset-link", "chief"]);
+    expect([refused.code, refused.stderr]).toEqual([
+      1,
+      "Error: You do not have permission to access this page.\n",
+    ]);
   });
 
   it("import, re-import, answer keys, export, refusals (as alice)", async () => {

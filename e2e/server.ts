@@ -132,7 +132,10 @@ export async function startServer(opts: {
         TRUST_PROXY: "",
         // Every test account is created from 127.0.0.1; the limit has its own tests.
         REGISTRATIONS_PER_HOUR_PER_IP: "0",
-        ...opts.env,
+        // "{url}" in a value is this server's own address (PUBLIC_URL for links in mail).
+        ...Object.fromEntries(
+          Object.entries(opts.env ?? {}).map(([k, v]) => [k, v.replaceAll("{url}", url)]),
+        ),
       },
     });
     fs.closeSync(log);

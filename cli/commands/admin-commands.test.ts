@@ -8,7 +8,7 @@ import { createHarness, type Harness, type TestUser } from "../../src/server/tes
 import { apiFromCaller, type Api } from "../runtime";
 import { applyAnswerKey, importAnswerKey, listAnswerKeys, readKeyText } from "./answer-keys";
 import { defaultExportFile, runExport } from "./export";
-import { addUser, formatUsers, listUsers, setRole } from "./users";
+import { addUser, formatUsers, listUsers, resetLink, setRole } from "./users";
 
 let h: Harness;
 let admin: TestUser;
@@ -144,6 +144,18 @@ describe("prite users", () => {
     });
     expect((await setRole(adminApi, resident.user.username, false)).user.isAdmin).toBe(false);
     await expect(setRole(adminApi, "nobody-here", true)).rejects.toThrow("User not found");
+  });
+
+  it("reset-link makes a one-time link that sets a new password (admins only)", async () => {
+    const link = await resetLink(adminApi, resident.user.username, "https://prite.example.org");
+    expect(link.url).toBe(`https://prite.example.org${link.path}`);
+    expect(link.path).toMatch(/^\/reset-password\?token=[\w-]{43}$/);
+    const token = link.path.split("=")[1]!;
+    await h.anonymous.auth.resetPassword({ token, password: "a fresh passphrase 2" });
+    expect((await h.signIn(resident.user.username, "a fresh passphrase 2")).statusCode).toBe(200);
+    await expect(resetLink(residentApi, admin.user.username)).rejects.toThrow(
+      "You do not have permission to access this page.",
+    );
   });
 
   it("add creates an account as the Sign Up page does, with its rules and words", async () => {

@@ -14,6 +14,13 @@ export async function setRole(api: Api, username: string, isAdmin: boolean) {
   return api.admin.setRole.mutate({ username, isAdmin });
 }
 
+/** `prite users reset-link`: a one-time password reset link (24 h) an admin hands over (issue 33). */
+export async function resetLink(api: Api, username: string, server?: string) {
+  const link = await api.admin.resetLink.mutate({ username });
+  // Without PUBLIC_URL the server knows no address of its own: the CLI's server, or the path alone.
+  return { ...link, url: link.url ?? (server ? `${server}${link.path}` : null) };
+}
+
 export interface AddUserInput {
   username: string;
   email: string;
@@ -58,7 +65,8 @@ Examples:
   $ prite users add chief --email chief@example.org --pgy 3
   $ prite users list
   $ prite users promote alice
-  $ prite users demote alice`,
+  $ prite users demote alice
+  $ prite users reset-link alice`,
     );
 
   users
@@ -112,6 +120,26 @@ Examples:
       action(async (ctx) => {
         const list = await listUsers(ctx.session.api);
         ctx.out(formatUsers(list), list);
+      }),
+    );
+
+  users
+    .command("reset-link")
+    .description("Make a one-time password reset link for a user, valid 24 hours (admins only)")
+    .argument("<username>", "the account")
+    .addHelpText(
+      "after",
+      "\nThe link opens the Reset Password page; using it signs the account out everywhere.\nExample:\n  $ prite users reset-link alice --json",
+    )
+    .action(
+      action(async (ctx, username: string) => {
+        const link = await resetLink(ctx.session.api, username, ctx.session.server);
+        const shown =
+          link.url ?? `${link.path} (on the server's address; set PUBLIC_URL to print it whole)`;
+        ctx.out(
+          `Password reset link for ${link.username}, valid until ${link.expiresAt}:\n${shown}`,
+          link,
+        );
       }),
     );
 

@@ -115,6 +115,17 @@ const ZEnv = z.object({
     .string()
     .regex(/^\S{16,}$/, "METRICS_TOKEN must be at least 16 characters, without spaces")
     .optional(),
+  // Issue 33: password reset links by email (docs/decisions/325-password-recovery.md).
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\/[^/\s]/, "SMTP_URL must start with smtp:// or smtps:// and name a host")
+    .optional(),
+  MAIL_FROM: z.string().min(3).optional(),
+  PUBLIC_URL: z
+    .url("PUBLIC_URL must be the address users open, such as https://prite.example.org")
+    .regex(/^https?:\/\//, "PUBLIC_URL must start with http:// or https://")
+    .transform((u) => trimEndChars(u, "/"))
+    .optional(),
   MIGRATIONS_DIR: z.string().optional(),
   WEB_DIST_DIR: z.string().optional(),
   WORKERS: z.coerce
@@ -133,6 +144,10 @@ const ZEnv = z.object({
 export const WORKERS_NEED_POSTGRES =
   "WORKERS must stay 1 on the embedded database (PGlite): it belongs to one process. Set DATABASE_URL to a PostgreSQL server to run several server processes.";
 
+/** Said when SMTP_URL comes without the sender or the address links point to. */
+export const MAIL_NEEDS =
+  "SMTP_URL needs MAIL_FROM (the sender, such as PRITE Study <prite@example.org>) and PUBLIC_URL (the address users open)";
+
 export type Env = z.infer<typeof ZEnv>;
 
 /** Reads the environment once at boot; a bad value stops the process with every problem listed. */
@@ -143,6 +158,9 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
   const parsed = ZEnv.superRefine((env, ctx) => {
     if (env.WORKERS > 1 && !env.DATABASE_URL) {
       ctx.addIssue({ code: "custom", path: ["WORKERS"], message: WORKERS_NEED_POSTGRES });
+    }
+    if (env.SMTP_URL && (!env.MAIL_FROM || !env.PUBLIC_URL)) {
+      ctx.addIssue({ code: "custom", path: ["SMTP_URL"], message: MAIL_NEEDS });
     }
   }).safeParse(cleaned);
   if (!parsed.success) {

@@ -37,6 +37,7 @@ export function httpContextFactory(
       config,
       sessionCache,
       ip: req.ip,
+      userAgent: req.headers["user-agent"] ?? "",
       timeZone: typeof tzHeader === "string" ? tzHeader.slice(0, 64) : null,
       returnToken: wantsToken,
       // Clients holding a token never get a cookie: the token is their session.

@@ -47,4 +47,32 @@ interface SerializedError {
   stack: string;
 }
 
-export const LOG_SERIALIZERS = { err: errorWithoutParameters, error: errorWithoutParameters };
+/** A password reset link's token is a password for 30 minutes (issue 33): never in a logged URL. */
+export function urlWithoutTokens(url: string): string {
+  return url.replace(/([?&]token=)[^&#]*/gi, "$1[not logged]");
+}
+
+interface LoggedRequest {
+  method?: string;
+  url?: string;
+  host?: string;
+  ip?: string;
+  socket?: { remotePort?: number };
+}
+
+/** Fastify's own request serializer, with the URL's tokens left out. */
+function requestWithoutTokens(req: LoggedRequest) {
+  return {
+    method: req.method,
+    url: typeof req.url === "string" ? urlWithoutTokens(req.url) : undefined,
+    host: req.host,
+    remoteAddress: req.ip,
+    remotePort: req.socket?.remotePort,
+  };
+}
+
+export const LOG_SERIALIZERS = {
+  err: errorWithoutParameters,
+  error: errorWithoutParameters,
+  req: requestWithoutTokens,
+};

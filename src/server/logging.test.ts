@@ -123,4 +123,14 @@ describe("the server's logs", () => {
     expect(log).toContain("[redacted]");
     for (const secret of secrets) expect(log).not.toContain(secret);
   });
+
+  it("carry no password reset token of a link's URL (issue 33)", async () => {
+    const token = "ResetTokenThatMustNotBeLogged_0123456789ab";
+    lines.length = 0;
+    await app.inject({ method: "GET", url: `/reset-password?token=${token}&x=1` });
+    await app.inject({ method: "GET", url: `/api/health?TOKEN=${token}` });
+    const log = lines.join("\n");
+    expect(log).toContain("/reset-password?token=[not logged]&x=1");
+    expect(log).not.toContain(token);
+  });
 });

@@ -6,6 +6,7 @@ import v8 from "node:v8";
 import pino, { type Logger } from "pino";
 import { aiConfigured, createAiModel } from "./ai/model";
 import { buildApp, serverLoggerOptions } from "./app";
+import { createSmtpMailer } from "./mail/mailer";
 import { createDb, DataDirLockedError, type DbHandle } from "./db/client";
 import { MigrationError, runMigrations } from "./db/migrate";
 import { type Env, loadEnv, projectRoot } from "./env";
@@ -78,6 +79,8 @@ async function runServer(env: Env, logger: Logger, opts: { migrate: boolean }): 
         registrationsPerHour: env.REGISTRATIONS_PER_HOUR_PER_IP,
       },
       aiModel: await createAiModel(env),
+      mailer: env.SMTP_URL && env.MAIL_FROM ? createSmtpMailer(env.SMTP_URL, env.MAIL_FROM) : null,
+      publicUrl: env.PUBLIC_URL ?? null,
     },
     logger: serverLoggerOptions(env.LOG_LEVEL),
     trustProxy: env.TRUST_PROXY,

@@ -10,8 +10,10 @@
 
 import { Route as rootRouteImport } from "./routes/__root"
 import { Route as AppRouteImport } from "./routes/_app"
+import { Route as ForgotPasswordRouteImport } from "./routes/forgot-password"
 import { Route as LoginRouteImport } from "./routes/login"
 import { Route as RegisterRouteImport } from "./routes/register"
+import { Route as ResetPasswordRouteImport } from "./routes/reset-password"
 import { Route as AppIndexRouteImport } from "./routes/_app/index"
 import { Route as AppAdminRouteImport } from "./routes/_app/admin"
 import { Route as AppBrowseRouteImport } from "./routes/_app/browse"
@@ -28,6 +30,11 @@ const AppRoute = AppRouteImport.update({
   id: "/_app",
   getParentRoute: () => rootRouteImport,
 } as any)
+const ForgotPasswordRoute = ForgotPasswordRouteImport.update({
+  id: "/forgot-password",
+  path: "/forgot-password",
+  getParentRoute: () => rootRouteImport,
+} as any)
 const LoginRoute = LoginRouteImport.update({
   id: "/login",
   path: "/login",
@@ -36,6 +43,11 @@ const LoginRoute = LoginRouteImport.update({
 const RegisterRoute = RegisterRouteImport.update({
   id: "/register",
   path: "/register",
+  getParentRoute: () => rootRouteImport,
+} as any)
+const ResetPasswordRoute = ResetPasswordRouteImport.update({
+  id: "/reset-password",
+  path: "/reset-password",
   getParentRoute: () => rootRouteImport,
 } as any)
 const AppIndexRoute = AppIndexRouteImport.update({
@@ -96,8 +108,10 @@ const AppExamsMockCodeRoute = AppExamsMockCodeRouteImport.update({
 
 export interface FileRoutesByFullPath {
   "/": typeof AppIndexRoute
+  "/forgot-password": typeof ForgotPasswordRoute
   "/login": typeof LoginRoute
   "/register": typeof RegisterRoute
+  "/reset-password": typeof ResetPasswordRoute
   "/admin": typeof AppAdminRoute
   "/browse": typeof AppBrowseRoute
   "/capture": typeof AppCaptureRoute
@@ -110,8 +124,10 @@ export interface FileRoutesByFullPath {
   "/exams/mock/$code": typeof AppExamsMockCodeRoute
 }
 export interface FileRoutesByTo {
+  "/forgot-password": typeof ForgotPasswordRoute
   "/login": typeof LoginRoute
   "/register": typeof RegisterRoute
+  "/reset-password": typeof ResetPasswordRoute
   "/admin": typeof AppAdminRoute
   "/browse": typeof AppBrowseRoute
   "/capture": typeof AppCaptureRoute
@@ -127,8 +143,10 @@ export interface FileRoutesByTo {
 export interface FileRoutesById {
   __root__: typeof rootRouteImport
   "/_app": typeof AppRouteWithChildren
+  "/forgot-password": typeof ForgotPasswordRoute
   "/login": typeof LoginRoute
   "/register": typeof RegisterRoute
+  "/reset-password": typeof ResetPasswordRoute
   "/_app/admin": typeof AppAdminRoute
   "/_app/browse": typeof AppBrowseRoute
   "/_app/capture": typeof AppCaptureRoute
@@ -145,8 +163,10 @@ export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
   fullPaths:
     | "/"
+    | "/forgot-password"
     | "/login"
     | "/register"
+    | "/reset-password"
     | "/admin"
     | "/browse"
     | "/capture"
@@ -159,8 +179,10 @@ export interface FileRouteTypes {
     | "/exams/mock/$code"
   fileRoutesByTo: FileRoutesByTo
   to:
+    | "/forgot-password"
     | "/login"
     | "/register"
+    | "/reset-password"
     | "/admin"
     | "/browse"
     | "/capture"
@@ -175,8 +197,10 @@ export interface FileRouteTypes {
   id:
     | "__root__"
     | "/_app"
+    | "/forgot-password"
     | "/login"
     | "/register"
+    | "/reset-password"
     | "/_app/admin"
     | "/_app/browse"
     | "/_app/capture"
@@ -192,8 +216,10 @@ export interface FileRouteTypes {
 }
 export interface RootRouteChildren {
   AppRoute: typeof AppRouteWithChildren
+  ForgotPasswordRoute: typeof ForgotPasswordRoute
   LoginRoute: typeof LoginRoute
   RegisterRoute: typeof RegisterRoute
+  ResetPasswordRoute: typeof ResetPasswordRoute
 }
 
 declare module "@tanstack/react-router" {
@@ -203,6 +229,13 @@ declare module "@tanstack/react-router" {
       path: ""
       fullPath: "/"
       preLoaderRoute: typeof AppRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    "/forgot-password": {
+      id: "/forgot-password"
+      path: "/forgot-password"
+      fullPath: "/forgot-password"
+      preLoaderRoute: typeof ForgotPasswordRouteImport
       parentRoute: typeof rootRouteImport
     }
     "/login": {
@@ -217,6 +250,13 @@ declare module "@tanstack/react-router" {
       path: "/register"
       fullPath: "/register"
       preLoaderRoute: typeof RegisterRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    "/reset-password": {
+      id: "/reset-password"
+      path: "/reset-password"
+      fullPath: "/reset-password"
+      preLoaderRoute: typeof ResetPasswordRouteImport
       parentRoute: typeof rootRouteImport
     }
     "/_app/": {
@@ -331,8 +371,10 @@ const AppRouteWithChildren = AppRoute._addFileChildren(AppRouteChildren)
 
 const rootRouteChildren: RootRouteChildren = {
   AppRoute: AppRouteWithChildren,
+  ForgotPasswordRoute: ForgotPasswordRoute,
   LoginRoute: LoginRoute,
   RegisterRoute: RegisterRoute,
+  ResetPasswordRoute: ResetPasswordRoute,
 }
 export const routeTree = rootRouteImport
   ._addFileChildren(rootRouteChildren)

@@ -136,3 +136,23 @@ export const ZChangePasswordInput = z
     path: ["confirmPassword"],
   });
 export type TChangePasswordInput = z.output<typeof ZChangePasswordInput>;
+
+/** POST /auth/forgot-password (issue 33): the account's email. */
+export const ZForgotPasswordInput = z.object({ email: ZEmail });
+export type TForgotPasswordInput = z.output<typeof ZForgotPasswordInput>;
+
+/** The one message for a reset link that was used, has expired or never existed. */
+export const RESET_LINK_INVALID = "This reset link is invalid or has expired.";
+
+/** POST /auth/reset-password: the link's token and a new password, by registration's rules. */
+export const ZResetPasswordInput = z
+  .object({
+    token: z.string({ error: RESET_LINK_INVALID }).trim().min(1, RESET_LINK_INVALID).max(128),
+    password: ZNewPassword,
+    confirmPassword: z.string().optional(),
+  })
+  .refine((v) => v.confirmPassword === undefined || v.confirmPassword === v.password, {
+    message: AUTH_MESSAGES.PASSWORDS_DIFFER,
+    path: ["confirmPassword"],
+  });
+export type TResetPasswordInput = z.output<typeof ZResetPasswordInput>;

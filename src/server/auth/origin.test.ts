@@ -122,8 +122,9 @@ describe("the Origin check on cookie-authenticated mutations", () => {
 
   it("lets each through from the app's own origin (or its page as Referer) and from ALLOWED_ORIGINS", async () => {
     for (const [name, send] of await everyMutation()) {
-      // Deleting the account must not take the member away from the calls after it.
-      const deletes = /deleteAccount|\/account$/.test(name);
+      // Deleting the account, or signing out its other sessions (issue 33), must not take the member
+      // away from the calls after it.
+      const deletes = /deleteAccount|\/account$|signOutOthers|sign-out-others/.test(name);
       for (const origin of [{ origin: OWN }, { referer: `${OWN}/settings` }, { origin: ALLOWED }]) {
         const res = await send(origin, await cookieOf(deletes ? await h.user() : member));
         // Whatever the procedure answers to an empty input, it is not the Origin refusal.

@@ -9,7 +9,14 @@ import { SessionCache } from "./session-cache";
 
 function auth(userId: string): { session: SessionRow; user: UserRow } {
   return {
-    session: { id: `s-${userId}`, userId, expiresAt: new Date(0), createdAt: new Date(0) },
+    session: {
+      id: `s-${userId}`,
+      userId,
+      expiresAt: new Date(0),
+      createdAt: new Date(0),
+      userAgent: "",
+      lastUsedAt: null,
+    },
     user: { id: userId, username: userId } as UserRow,
   };
 }

@@ -23,10 +23,15 @@ export function sessionIdFromToken(token: string): string {
   return createHash("sha256").update(token, "utf8").digest("hex");
 }
 
+/** How stale a session's `lastUsedAt` may grow before a request moves it (one write per this). */
+export const SESSION_LAST_USED_STEP_MS = 5 * 60 * 1000;
+const USER_AGENT_MAX = 256;
+
 export async function createSession(
   db: Db,
   userId: string,
   now: Date,
+  userAgent = "",
 ): Promise<{ token: string; session: SessionRow }> {
   const token = generateSessionToken();
   const [session] = await db
@@ -36,6 +41,8 @@ export async function createSession(
       userId,
       expiresAt: new Date(now.getTime() + SESSION_LIFETIME_MS),
       createdAt: now,
+      userAgent: userAgent.slice(0, USER_AGENT_MAX),
+      lastUsedAt: now,
     })
     .returning();
   return { token, session: session! };
@@ -78,13 +85,22 @@ export async function validateSessionToken(
     await db.delete(sessions).where(eq(sessions.id, id));
     return null;
   }
+  const lastUsed = (row.session.lastUsedAt ?? row.session.createdAt).getTime();
+  const lastUsedAt = now.getTime() - lastUsed >= SESSION_LAST_USED_STEP_MS ? now : undefined;
   if (row.session.expiresAt.getTime() - now.getTime() < SESSION_RENEW_THRESHOLD_MS) {
     const expiresAt = new Date(now.getTime() + SESSION_LIFETIME_MS);
-    await db.update(sessions).set({ expiresAt }).where(eq(sessions.id, id));
-    return { session: { ...row.session, expiresAt }, user: row.user, renewed: true };
+    await db
+      .update(sessions)
+      .set({ expiresAt, ...(lastUsedAt && { lastUsedAt }) })
+      .where(eq(sessions.id, id));
+    const session = { ...row.session, expiresAt, lastUsedAt: lastUsedAt ?? row.session.lastUsedAt };
+    return { session, user: row.user, renewed: true };
   }
-  cache?.store(id, row, epoch, now.getTime());
-  return { session: row.session, user: row.user, renewed: false };
+  // Settings' session list reads it; migration 0027 keeps this write off 'auth_changed'.
+  if (lastUsedAt) await db.update(sessions).set({ lastUsedAt }).where(eq(sessions.id, id));
+  const session = lastUsedAt ? { ...row.session, lastUsedAt } : row.session;
+  cache?.store(id, { session, user: row.user }, epoch, now.getTime());
+  return { session, user: row.user, renewed: false };
 }
 
 export async function invalidateSession(db: Db, sessionId: string): Promise<void> {

@@ -15,7 +15,14 @@ export interface ThrottleLimits {
   windowMinutes: number;
   /** Accounts created from one address per hour (0: unlimited). */
   registrationsPerHour?: number;
+  /** Password reset emails asked for one address (email) per hour, from all places (issue 33). */
+  resetRequestsPerAccount?: number;
+  /** Password reset emails asked for from one address per hour, all accounts together. */
+  resetRequestsPerIp?: number;
 }
+
+const DEFAULT_RESET_REQUESTS_PER_ACCOUNT = 5;
+const DEFAULT_RESET_REQUESTS_PER_IP = 30;
 
 export const DEFAULT_THROTTLE: ThrottleLimits = {
   maxPerUser: 10,
@@ -27,6 +34,7 @@ export const DEFAULT_THROTTLE: ThrottleLimits = {
 
 const SIGN_IN = "sign-in";
 const REGISTER = "register";
+const RESET_REQUEST = "reset-request";
 const REGISTRATION_WINDOW_MS = 60 * 60_000;
 
 // Advisory lock classes (the first key of pg_advisory_xact_lock(int, int)); any constants work.
@@ -57,6 +65,12 @@ async function blockedUntil(
 function minutesUntil(until: number, now: Date): number {
   if (until <= now.getTime()) return 0;
   return Math.max(1, Math.ceil((until - now.getTime()) / 60_000));
+}
+
+/** Always the account first, then the IP: one order, so two attempts can never deadlock. */
+async function lockAccountAndAddress(tx: Db, accountKey: string, ip: string): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(${USERNAME_LOCK}, hashtext(${accountKey}))`);
+  await tx.execute(sql`select pg_advisory_xact_lock(${IP_LOCK}, hashtext(${ip}))`);
 }
 
 /**
@@ -101,9 +115,7 @@ export async function reserveSignInAttempt(
   limits: ThrottleLimits,
 ): Promise<number> {
   return db.transaction(async (tx) => {
-    // Always the username first, then the IP: one order, so two sign-ins can never deadlock.
-    await tx.execute(sql`select pg_advisory_xact_lock(${USERNAME_LOCK}, hashtext(${usernameKey}))`);
-    await tx.execute(sql`select pg_advisory_xact_lock(${IP_LOCK}, hashtext(${ip}))`);
+    await lockAccountAndAddress(tx, usernameKey, ip);
     const blockedMinutes = await signInBlockedFor(tx, usernameKey, ip, now, limits);
     if (blockedMinutes > 0) return blockedMinutes;
     await tx.insert(loginAttempts).values({ usernameKey, ip, kind: SIGN_IN, attemptedAt: now });
@@ -153,6 +165,39 @@ export async function reserveRegistration(
     await tx
       .insert(loginAttempts)
       .values({ usernameKey: "", ip, kind: REGISTER, attemptedAt: now });
+    return 0;
+  });
+}
+
+/**
+ * "Forgot password?" per account (the email asked about, whether or not an account has it, so the
+ * limit says nothing about who is registered) and per address, within the hour, counted and
+ * recorded in one step under the same locks as sign-in. Answers the minutes to wait, or 0 when
+ * recorded; rows older than the hour go with `pruneSignInFailures`.
+ */
+export async function reservePasswordResetRequest(
+  db: Db,
+  emailKey: string,
+  ip: string,
+  now: Date,
+  limits: ThrottleLimits,
+): Promise<number> {
+  return db.transaction(async (tx) => {
+    await lockAccountAndAddress(tx, emailKey, ip);
+    const kind = eq(loginAttempts.kind, RESET_REQUEST);
+    const window = REGISTRATION_WINDOW_MS;
+    const perAccount = limits.resetRequestsPerAccount ?? DEFAULT_RESET_REQUESTS_PER_ACCOUNT;
+    const perIp = limits.resetRequestsPerIp ?? DEFAULT_RESET_REQUESTS_PER_IP;
+    const account = and(kind, eq(loginAttempts.usernameKey, emailKey));
+    const until = Math.max(
+      (await blockedUntil(tx, account, perAccount, now, window)) ?? 0,
+      (await blockedUntil(tx, and(kind, eq(loginAttempts.ip, ip)), perIp, now, window)) ?? 0,
+    );
+    const minutes = minutesUntil(until, now);
+    if (minutes > 0) return minutes;
+    await tx
+      .insert(loginAttempts)
+      .values({ usernameKey: emailKey, ip, kind: RESET_REQUEST, attemptedAt: now });
     return 0;
   });
 }

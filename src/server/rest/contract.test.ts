@@ -236,6 +236,22 @@ const EXAMPLES: Record<string, () => Promise<Example>> = {
     params: { id: (await ok("POST", "/api/questions", member.token, validQuestion()))._id },
   }),
   "GET /api/admin/stats": async () => ({ token: admin.token }),
+  // Issue 33 (rest/password-reset.ts).
+  "POST /api/auth/forgot-password": async () => ({ body: { email: "nobody@example.test" } }),
+  "POST /api/auth/reset-password": async () => {
+    const { username } = await register("forgetful");
+    const link = await ok("POST", "/api/admin/users/reset-link", admin.token, { username });
+    const token = new URLSearchParams(String(link.path).split("?")[1]).get("token");
+    return { body: { token, password: "a brand new passphrase" } };
+  },
+  "GET /api/auth/sessions": async () => ({}),
+  "POST /api/auth/sessions/sign-out-others": async () => ({
+    token: (await register("many")).token,
+  }),
+  "POST /api/admin/users/reset-link": async () => ({
+    token: admin.token,
+    body: { username: (await register("locked-out")).username },
+  }),
   "GET /api/answer-keys": async () => ({}),
   "GET /api/answer-keys/:part/:year": async () => ({ params: { part: "1", year: "2024" } }),
   "POST /api/answer-keys": async () => ({
@@ -375,7 +391,12 @@ beforeAll(async () => {
   const model = new MockLanguageModelV3({ doGenerate: async () => modelReply(MODEL_REPLY) });
   app = await buildApp({
     handle: h.db,
-    config: { throttle: { maxPerUser: 50, maxPerIp: 500, windowMinutes: 10 }, aiModel: model },
+    config: {
+      throttle: { maxPerUser: 50, maxPerIp: 500, windowMinutes: 10 },
+      aiModel: model,
+      mailer: { send: async () => {} },
+      publicUrl: "https://prite.example.org",
+    },
     webDir: null,
     allowedOrigins: [ORIGIN],
   });

@@ -13,6 +13,7 @@ import { registerAnswerKeyRoutes } from "./answer-keys";
 import { registerAiRoutes } from "./ai";
 import { registerExamRoutes } from "./exams";
 import { registerMediaRoutes } from "./media";
+import { registerPasswordResetRoutes } from "./password-reset";
 
 /** One file per area; each adds its documented paths here. */
 const registrars: RestRegistrar[] = [
@@ -27,6 +28,7 @@ const registrars: RestRegistrar[] = [
   registerAiRoutes,
   registerExamRoutes,
   registerMediaRoutes,
+  registerPasswordResetRoutes,
 ];
 
 export function registerRestRoutes(app: FastifyInstance, makeContext: HttpContextFactory): void {

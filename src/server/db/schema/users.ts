@@ -55,8 +55,31 @@ export const sessions = pgTable(
       .references(() => users.id, { onDelete: "cascade" }),
     expiresAt: timestamp({ withTimezone: true }).notNull(),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    // Shown in Settings' list of active sessions (issue 33): the signing-in client's User-Agent, cut
+    // short, and when the session was last seen (moved at most every few minutes; null = never since).
+    userAgent: text().notNull().default(""),
+    lastUsedAt: timestamp({ withTimezone: true }),
   },
   (t) => [index("sessions_user_id_idx").on(t.userId)],
+);
+
+/**
+ * One-time password reset links (issue 33): only the SHA-256 of the token is stored; a row is deleted
+ * when used, and every row of its user when the password changes through one of them.
+ */
+export const passwordResetTokens = pgTable(
+  "password_reset_tokens",
+  {
+    id: text().primaryKey(),
+    userId: uuid()
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    /** 'email': asked for on the Sign In page; 'admin': made by an administrator. */
+    kind: text().notNull(),
+    expiresAt: timestamp({ withTimezone: true }).notNull(),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("password_reset_tokens_user_id_idx").on(t.userId)],
 );
 
 export const loginAttempts = pgTable(

@@ -1,13 +1,16 @@
 import { z } from "zod";
 import { adminProcedure, router } from "../../trpc/init";
+import { createAdminResetLink } from "../auth/password-reset.service";
 import { adminStats, listAdminUsers, setUserRole } from "./admin.service";
 
+const ZUsername = z
+  .string({ error: "Please enter a username" })
+  .trim()
+  .min(1, "Please enter a username")
+  .max(100);
+
 export const ZSetRoleRequest = z.object({
-  username: z
-    .string({ error: "Please enter a username" })
-    .trim()
-    .min(1, "Please enter a username")
-    .max(100),
+  username: ZUsername,
   isAdmin: z.boolean({ error: "isAdmin must be true or false" }),
 });
 
@@ -19,4 +22,14 @@ export const adminRouter = router({
   setRole: adminProcedure
     .input(ZSetRoleRequest)
     .mutation(({ ctx, input }) => setUserRole(ctx.db, ctx.user.id, input)),
+  /** Issue 33: a one-time password reset link (24 h) to hand over; `prite users reset-link`. */
+  resetLink: adminProcedure
+    .input(z.object({ username: ZUsername }))
+    .mutation(async ({ ctx, input }) => {
+      const link = await createAdminResetLink(ctx.db, input.username, {
+        now: ctx.now(),
+        publicUrl: ctx.config.publicUrl,
+      });
+      return { ...link, expiresAt: link.expiresAt.toISOString() };
+    }),
 });

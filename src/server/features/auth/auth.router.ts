@@ -1,8 +1,20 @@
-import { ZChangePasswordInput, ZLoginInput, ZRegisterInput } from "../../../core/schemas";
+import {
+  ZChangePasswordInput,
+  ZForgotPasswordInput,
+  ZLoginInput,
+  ZRegisterInput,
+  ZResetPasswordInput,
+} from "../../../core/schemas";
 import { LOCAL_CALLER_IP } from "../../trpc/context";
 import { protectedProcedure, publicProcedure, router } from "../../trpc/init";
 import { loadUserJson } from "../users/user-json";
 import { changePassword, loginUser, logoutSession, registerUser } from "./auth.service";
+import {
+  listSessions,
+  requestPasswordReset,
+  resetPassword,
+  signOutOtherSessions,
+} from "./password-reset.service";
 
 export const authRouter = router({
   register: publicProcedure.input(ZRegisterInput).mutation(async ({ ctx, input }) => {
@@ -13,6 +25,7 @@ export const authRouter = router({
       // callers (the CLI's local mode).
       ip: ctx.user?.isAdmin || ctx.ip === LOCAL_CALLER_IP ? undefined : ctx.ip,
       limits: ctx.config.throttle,
+      userAgent: ctx.userAgent,
     });
     ctx.setSessionCookie(result.token, result.expiresAt);
     return {
@@ -27,6 +40,7 @@ export const authRouter = router({
       ip: ctx.ip,
       timeZone: ctx.timeZone,
       limits: ctx.config.throttle,
+      userAgent: ctx.userAgent,
     });
     ctx.setSessionCookie(result.token, result.expiresAt);
     return {
@@ -53,4 +67,29 @@ export const authRouter = router({
       });
       return { success: true, message: "Password changed successfully" };
     }),
+
+  // Issue 33: password recovery (docs/decisions/325-password-recovery.md).
+  forgotPassword: publicProcedure.input(ZForgotPasswordInput).mutation(({ ctx, input }) =>
+    requestPasswordReset(ctx.db, input.email, {
+      now: ctx.now(),
+      ip: ctx.ip,
+      limits: ctx.config.throttle,
+      mailer: ctx.config.mailer,
+      publicUrl: ctx.config.publicUrl,
+      onMailError: (err) =>
+        console.error("Password reset email failed:", err instanceof Error ? err.message : err),
+    }),
+  ),
+
+  resetPassword: publicProcedure
+    .input(ZResetPasswordInput)
+    .mutation(({ ctx, input }) => resetPassword(ctx.db, input, { now: ctx.now() })),
+
+  sessions: protectedProcedure.query(({ ctx }) =>
+    listSessions(ctx.db, ctx.user.id, ctx.session.id, ctx.now()),
+  ),
+
+  signOutOthers: protectedProcedure.mutation(({ ctx }) =>
+    signOutOtherSessions(ctx.db, ctx.user.id, ctx.session.id),
+  ),
 });

@@ -33,7 +33,13 @@ export function validTimeZone(tz: string | null | undefined): string | null {
 export async function registerUser(
   db: Db,
   input: TRegisterInput,
-  meta: { now: Date; timeZone: string | null; ip?: string; limits?: ThrottleLimits },
+  meta: {
+    now: Date;
+    timeZone: string | null;
+    ip?: string;
+    limits?: ThrottleLimits;
+    userAgent?: string;
+  },
 ): Promise<{ user: UserRow; token: string; expiresAt: Date }> {
   // Counted before anything else, so a burst of parallel sign-ups cannot pass together; an
   // administrator's `prite users add` passes no address and is not limited.
@@ -74,7 +80,7 @@ export async function registerUser(
         lastLogin: meta.now,
       })
       .returning();
-    const { token, session } = await createSession(tx, user!.id, meta.now);
+    const { token, session } = await createSession(tx, user!.id, meta.now, meta.userAgent);
     return { user: user!, token, expiresAt: session.expiresAt };
   });
 }
@@ -120,7 +126,13 @@ export function registrationThrottledMessage(wait: number): string {
 export async function loginUser(
   db: Db,
   input: TLoginInput,
-  meta: { now: Date; ip: string; timeZone: string | null; limits: ThrottleLimits },
+  meta: {
+    now: Date;
+    ip: string;
+    timeZone: string | null;
+    limits: ThrottleLimits;
+    userAgent?: string;
+  },
 ): Promise<{ user: UserRow; token: string; expiresAt: Date }> {
   const usernameKey = input.username.trim().toLowerCase();
   await reservePasswordCheck(db, usernameKey, meta, signInThrottledMessage);
@@ -143,7 +155,7 @@ export async function loginUser(
       .set({ lastLogin: meta.now, timeZone })
       .where(eq(users.id, user.id))
       .returning();
-    const { token, session } = await createSession(tx, user.id, meta.now);
+    const { token, session } = await createSession(tx, user.id, meta.now, meta.userAgent);
     return { user: updated!, token, expiresAt: session.expiresAt };
   });
 }

@@ -20,6 +20,7 @@ import {
 import { PGY_LEVEL_OPTIONS } from "@/web/lib/options";
 import { trpc } from "@/web/lib/trpc";
 import { ALL_LEVELS, filterUsers } from "./filter-users";
+import { ResetLinkButton } from "./reset-link-button";
 
 export const LOAD_ERROR = "Failed to load users. Please try again later.";
 const LEVEL_OPTIONS = [{ value: ALL_LEVELS, label: "All PGY Levels" }, ...PGY_LEVEL_OPTIONS];
@@ -167,6 +168,7 @@ export function AdminDashboard() {
                   <TableHead>Joined</TableHead>
                   <TableHead className="text-right">Questions Added</TableHead>
                   <TableHead>Role</TableHead>
+                  <TableHead>Password</TableHead>
                 </TableRow>
               </TableHeader>
               <TableBody>
@@ -183,6 +185,9 @@ export function AdminDashboard() {
                       ) : (
                         <Badge variant="secondary">User</Badge>
                       )}
+                    </TableCell>
+                    <TableCell>
+                      <ResetLinkButton username={u.username} />
                     </TableCell>
                   </TableRow>
                 ))}

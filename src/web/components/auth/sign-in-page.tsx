@@ -66,6 +66,12 @@ export function SignInPage() {
           value={password}
           onValueChange={setPassword}
         />
+        <Link
+          to="/forgot-password"
+          className="-mt-2 self-end rounded-sm px-1 py-3 text-sm text-primary underline-offset-4 outline-none hover:underline focus-visible:ring-2 focus-visible:ring-ring"
+        >
+          Forgot password?
+        </Link>
         <Button type="submit" size="lg" busy={login.isPending} className="mt-2 w-full">
           {login.isPending ? "Signing In..." : "Sign In"}
         </Button>

@@ -15,6 +15,7 @@ import {
 import { useLeaveSession, useLogOut, useSessionUser } from "@/web/lib/session";
 import { eraseOfflineData } from "@/web/offline/store";
 import { errorMessage, trpc } from "@/web/lib/trpc";
+import { SessionsCard } from "./sessions-card";
 import { useConfirmedAction } from "./use-confirmed-action";
 
 export const DELETE_CONFIRMATION =
@@ -135,6 +136,7 @@ export function AccountTab() {
           </Button>
         </CardContent>
       </Card>
+      <SessionsCard />
       <Card>
         <CardHeader>
           <CardTitle>Change Password</CardTitle>

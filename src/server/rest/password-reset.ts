@@ -1,0 +1,29 @@
+import type { RestRegistrar } from "./route";
+
+/** Issue 33: password recovery and the account's sessions, over the same tRPC procedures. */
+export const registerPasswordResetRoutes: RestRegistrar = (route) => {
+  // Their answers carry `success`, so failures carry `success: false` too.
+  const withSuccess = { withSuccess: true };
+  route(
+    "POST",
+    "/api/auth/forgot-password",
+    (caller, req) => caller.auth.forgotPassword(req.body as never),
+    withSuccess,
+  );
+  route(
+    "POST",
+    "/api/auth/reset-password",
+    (caller, req) => caller.auth.resetPassword(req.body as never),
+    withSuccess,
+  );
+  route("GET", "/api/auth/sessions", (caller) => caller.auth.sessions());
+  route(
+    "POST",
+    "/api/auth/sessions/sign-out-others",
+    (caller) => caller.auth.signOutOthers(),
+    withSuccess,
+  );
+  route("POST", "/api/admin/users/reset-link", (caller, req) =>
+    caller.admin.resetLink(req.body as never),
+  );
+};
