@@ -19,6 +19,8 @@ import { LOG_SERIALIZERS } from "./log-serializers";
 import { AUTH_CHANGED_CHANNEL, SessionCache } from "./auth/session-cache";
 import { httpContextFactory } from "./http-context";
 import { registerRestRoutes } from "./rest";
+import { registerOidcRoutes } from "./rest/oidc";
+import type { OidcSettings } from "./env";
 import type { AppConfig } from "./trpc/context";
 import { appRouter, type AppRouter } from "./trpc/router";
 import { BULK_BODY_LIMIT, DEFAULT_BODY_LIMIT } from "./body-limits";
@@ -92,6 +94,8 @@ export interface BuildAppOptions {
   rankingCohortMs?: number;
   /** The server's clock, read once per request and by the exam sweep; tests pass a fake one. */
   now?: () => Date;
+  /** Sign-in with the institution's account (issue 33); null or omitted: off. */
+  oidc?: OidcSettings | null;
 }
 
 /**
@@ -344,6 +348,12 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   });
 
   registerRestRoutes(app, makeContext);
+  registerOidcRoutes(app, {
+    db: handle.db,
+    settings: opts.oidc ?? null,
+    throttle: config.throttle,
+    now: opts.now,
+  });
 
   const webDir = opts.webDir === undefined ? path.join(projectRoot(), "dist", "web") : opts.webDir;
   const hasWeb = !!webDir && fs.existsSync(path.join(webDir, "index.html"));

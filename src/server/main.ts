@@ -8,7 +8,7 @@ import { aiConfigured, createAiModel } from "./ai/model";
 import { buildApp, serverLoggerOptions } from "./app";
 import { createDb, DataDirLockedError, type DbHandle } from "./db/client";
 import { runMigrations } from "./db/migrate";
-import { type Env, loadEnv, projectRoot } from "./env";
+import { type Env, loadEnv, oidcSettings, projectRoot } from "./env";
 import { closeInSteps } from "./shutdown";
 import { EXAM_SWEEP_INTERVAL_MS } from "./features/exams/deadline-sweep";
 
@@ -76,7 +76,12 @@ async function runServer(env: Env, logger: Logger, opts: { migrate: boolean }): 
         registrationsPerHour: env.REGISTRATIONS_PER_HOUR_PER_IP,
       },
       aiModel: await createAiModel(env),
+      signIn: {
+        passwordSignIn: env.PASSWORD_SIGN_IN === "on",
+        ssoName: oidcSettings(env)?.name ?? null,
+      },
     },
+    oidc: oidcSettings(env),
     logger: serverLoggerOptions(env.LOG_LEVEL),
     trustProxy: env.TRUST_PROXY,
     allowedOrigins: env.ALLOWED_ORIGINS,

@@ -9,7 +9,18 @@ export interface AppConfig {
   throttle: ThrottleLimits;
   /** The language model, or null when no AI is configured (every AI feature has a deterministic path). */
   aiModel: LanguageModel | null;
+  /** What Sign In offers (issue 33); omitted: passwords only. */
+  signIn?: SignInOptions;
 }
+
+/** Sign In's choices, public: the SPA reads them with `auth.signInOptions`. */
+export interface SignInOptions {
+  passwordSignIn: boolean;
+  /** The button's "Sign in with {name}", or null when no institution's account is set up. */
+  ssoName: string | null;
+}
+
+export const PASSWORDS_ONLY: SignInOptions = { passwordSignIn: true, ssoName: null };
 
 export interface ContextInnerOptions {
   db: Db;
@@ -39,6 +50,7 @@ export function createContextInner(opts: ContextInnerOptions) {
     config: {
       throttle: opts.config?.throttle ?? DEFAULT_THROTTLE,
       aiModel: opts.config?.aiModel ?? null,
+      signIn: opts.config?.signIn ?? PASSWORDS_ONLY,
     } satisfies AppConfig,
     sessionCache: opts.sessionCache ?? null,
     ip: opts.ip ?? LOCAL_CALLER_IP,

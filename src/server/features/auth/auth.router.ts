@@ -3,9 +3,11 @@ import { LOCAL_CALLER_IP } from "../../trpc/context";
 import { protectedProcedure, publicProcedure, router } from "../../trpc/init";
 import { loadUserJson } from "../users/user-json";
 import { changePassword, loginUser, logoutSession, registerUser } from "./auth.service";
+import { refusePasswordSignIn } from "./sso.service";
 
 export const authRouter = router({
   register: publicProcedure.input(ZRegisterInput).mutation(async ({ ctx, input }) => {
+    if (!ctx.user?.isAdmin) refusePasswordSignIn(ctx);
     const result = await registerUser(ctx.db, input, {
       now: ctx.now(),
       timeZone: ctx.timeZone,
@@ -22,6 +24,7 @@ export const authRouter = router({
   }),
 
   login: publicProcedure.input(ZLoginInput).mutation(async ({ ctx, input }) => {
+    refusePasswordSignIn(ctx);
     const result = await loginUser(ctx.db, input, {
       now: ctx.now(),
       ip: ctx.ip,
@@ -40,6 +43,9 @@ export const authRouter = router({
     ctx.clearSessionCookie();
     return { success: true };
   }),
+
+  // What Sign In and Register offer (issue 33): passwords, an institution's account, or both.
+  signInOptions: publicProcedure.query(({ ctx }) => ctx.config.signIn),
 
   me: protectedProcedure.query(({ ctx }) => loadUserJson(ctx.db, ctx.user)),
 

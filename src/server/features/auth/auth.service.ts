@@ -33,7 +33,14 @@ export function validTimeZone(tz: string | null | undefined): string | null {
 export async function registerUser(
   db: Db,
   input: TRegisterInput,
-  meta: { now: Date; timeZone: string | null; ip?: string; limits?: ThrottleLimits },
+  meta: {
+    now: Date;
+    timeZone: string | null;
+    ip?: string;
+    limits?: ThrottleLimits;
+    /** Written in the account's transaction: an institution's account linked to it (issue 33). */
+    afterInsert?: (tx: Db, user: UserRow) => Promise<void>;
+  },
 ): Promise<{ user: UserRow; token: string; expiresAt: Date }> {
   // Counted before anything else, so a burst of parallel sign-ups cannot pass together; an
   // administrator's `prite users add` passes no address and is not limited.
@@ -74,6 +81,7 @@ export async function registerUser(
         lastLogin: meta.now,
       })
       .returning();
+    await meta.afterInsert?.(tx, user!);
     const { token, session } = await createSession(tx, user!.id, meta.now);
     return { user: user!, token, expiresAt: session.expiresAt };
   });
