@@ -167,6 +167,7 @@ function onPrivate(
 const PROCEDURES: Record<string, Access> = {
   "auth.register": { kind: "public" },
   "auth.login": { kind: "public" },
+  "auth.signInOptions": { kind: "public" },
   "auth.logout": { kind: "caller" },
   "auth.me": { kind: "caller" },
   "auth.changePassword": { kind: "caller" },
@@ -707,7 +708,15 @@ function examRoutes(): Record<string, RestCase[]> {
 }
 
 /** REST routes that answer without a session. */
-const PUBLIC_REST = new Set(["GET /api/health", "POST /api/auth/register", "POST /api/auth/login"]);
+const PUBLIC_REST = new Set([
+  "GET /api/health",
+  "POST /api/auth/register",
+  "POST /api/auth/login",
+  // Sign-in with the institution's account (issue 33): before there is a session; features/auth/sso.test.ts.
+  ...["GET start", "GET callback", "GET pending", "POST complete", "POST link"].map((r) =>
+    r.replace(" ", " /api/auth/oidc/"),
+  ),
+]);
 const ADMIN_REST = /^\/api\/admin\//;
 
 describe("every REST route", () => {

@@ -7,6 +7,7 @@ import { Input } from "@/web/components/ui/input";
 import { Label } from "@/web/components/ui/label";
 import { errorMessage, trpc } from "@/web/lib/trpc";
 import { AuthLayout } from "./auth-layout";
+import { SsoSignIn, useSignInOptions } from "./sso-sign-in";
 
 export function SignInPage() {
   const navigate = useNavigate();
@@ -14,6 +15,7 @@ export function SignInPage() {
   const utils = trpc.useUtils();
   const login = trpc.auth.login.useMutation();
   const { show, clear, banner } = useBanner();
+  const { passwordSignIn } = useSignInOptions();
   const [username, setUsername] = useState("");
   const [password, setPassword] = useState("");
 
@@ -54,8 +56,15 @@ export function SignInPage() {
         </>
       }
     >
+      <SsoSignIn />
       {/* noValidate: our own 'Please enter all fields' replaces the browser's bubbles. */}
-      <form noValidate onSubmit={submit} className="flex flex-col gap-4" aria-label="Sign In">
+      <form
+        noValidate
+        onSubmit={submit}
+        className="flex flex-col gap-4"
+        aria-label="Sign In"
+        hidden={!passwordSignIn}
+      >
         {banner}
         <div className="flex flex-col gap-2">
           <Label htmlFor="login-username">Username</Label>
