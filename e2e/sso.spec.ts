@@ -80,6 +80,11 @@ test.describe.configure({ mode: "serial" });
 
 /** Sign In's button, then the provider's own pages: its login (as `login`) and its consent. */
 async function throughProvider(page: Page, login: string): Promise<void> {
+  // The log scan (decision 066) then proves the callback's authorization code is never logged.
+  page.on("request", (request) => {
+    const code = new URL(request.url()).searchParams.get("code");
+    if (request.url().includes("/api/auth/oidc/callback")) rememberSecret("token", code);
+  });
   await page.getByRole("link", { name: `Sign in with ${NAME}` }).click();
   await expect(page).toHaveURL(new RegExp(`^${provider.issuer}/interaction/`));
   await page.locator("input[name=login]").fill(login);

@@ -93,7 +93,8 @@ export function registerOidcRoutes(app: FastifyInstance, opts: OidcRouteOptions)
     return reply.redirect(started.url.href, 302);
   });
 
-  app.get(`${COOKIE_PATH}/callback`, async (req, reply) => {
+  // Its URL carries the authorization code: the request lines (info) stay out of the log.
+  app.get(`${COOKIE_PATH}/callback`, { logLevel: "warn" }, async (req, reply) => {
     if (!rp || !settings) return notSetUp(reply);
     const flow = openValue<OidcFlow>(key, req.cookies[OIDC_FLOW_COOKIE], now().getTime());
     // One flow, one callback: a second arrival (a replay, a reload) finds no flow to match.
