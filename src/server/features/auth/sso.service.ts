@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
-import { ZRegisterInput } from "../../../core/schemas";
+import { LIMITS } from "../../../core/constants";
+import { AUTH_MESSAGES, ZRegisterInput } from "../../../core/schemas";
 import {
   emailDomainAllowed,
   passwordSignInOffMessage,
@@ -162,12 +163,15 @@ export async function linkSsoAccount(
   if (typeof password !== "string" || password.length === 0) {
     throw new AppError("BAD_REQUEST", "Please enter your password");
   }
+  if (password.length > LIMITS.PASSWORD_MAX) {
+    throw new AppError("BAD_REQUEST", AUTH_MESSAGES.PASSWORD_LONG);
+  }
   const [user] = await db.select().from(users).where(eq(users.id, pending.userId)).limit(1);
   if (!user) throw new AppError("NOT_FOUND", "The account to link no longer exists");
   const usernameKey = user.username.toLowerCase();
   const blocked = await reserveSignInAttempt(db, usernameKey, meta.ip, meta.now, meta.limits);
   if (blocked > 0) throw new AppError("TOO_MANY_REQUESTS", signInThrottledMessage(blocked));
-  if (!(await verifyPassword(user.passwordHash, password.slice(0, 1024)))) {
+  if (!(await verifyPassword(user.passwordHash, password))) {
     throw new AppError("UNAUTHORIZED", "Incorrect password");
   }
   return db.transaction(async (tx) => {

@@ -9,6 +9,8 @@ import type { OidcSettings } from "../../env";
 import { createTestDb, type TestDb } from "../../test/db";
 import { startTestProvider, type TestProvider } from "../../test/oidc-provider";
 import { freePort } from "../../test/server-process";
+import { createContextInner } from "../../trpc/context";
+import { createCaller } from "../../trpc/router";
 import { registerUser } from "./auth.service";
 
 /**
@@ -375,6 +377,32 @@ describe(`sign-in with the institution's account (${process.env.TEST_DATABASE_UR
     } finally {
       await startApp();
     }
+  });
+
+  it("PASSWORD_SIGN_IN=off leaves the CLI's local mode its passwords (how an operator adds accounts)", async () => {
+    const local = createCaller(
+      createContextInner({
+        db: db.db,
+        config: { signIn: { passwordSignIn: false, ssoName: NAME } },
+      }),
+    );
+    const added = await local.auth.register({
+      username: "by-cli",
+      email: "by-cli@program.example",
+      password: PASSWORD,
+      pgyLevel: "Attending",
+    });
+    expect(added.user.username).toBe("by-cli");
+    const remote = createCaller(
+      createContextInner({
+        db: db.db,
+        ip: "203.0.113.9",
+        config: { signIn: { passwordSignIn: false, ssoName: NAME } },
+      }),
+    );
+    await expect(remote.auth.login({ username: "by-cli", password: PASSWORD })).rejects.toThrow(
+      passwordSignInOffMessage(NAME),
+    );
   });
 
   it("answers 404 with a message when sign-in with an institution's account is not set up", async () => {
