@@ -40,10 +40,18 @@ export function createRelyingParty(settings: OidcSettings): RelyingParty {
   const issuer = new URL(settings.issuer);
   const discover = () => {
     configuration ??= client
-      .discovery(issuer, settings.clientId, settings.clientSecret, undefined, {
-        timeout: DISCOVERY_TIMEOUT_S,
-        execute: isLoopbackHttp(issuer) ? [client.allowInsecureRequests] : [],
-      })
+      // client_secret_basic: the OpenID default every provider accepts (Okta enforces the method an
+      // app was registered with, and that is its default).
+      .discovery(
+        issuer,
+        settings.clientId,
+        settings.clientSecret,
+        client.ClientSecretBasic(settings.clientSecret),
+        {
+          timeout: DISCOVERY_TIMEOUT_S,
+          execute: isLoopbackHttp(issuer) ? [client.allowInsecureRequests] : [],
+        },
+      )
       .catch((err: unknown) => {
         configuration = undefined;
         throw err;

@@ -37,7 +37,7 @@ export async function startTestProvider(redirectUri: string): Promise<TestProvid
         redirect_uris: [redirectUri],
         response_types: ["code"],
         grant_types: ["authorization_code"],
-        token_endpoint_auth_method: "client_secret_post",
+        token_endpoint_auth_method: "client_secret_basic",
       },
     ],
     claims: { openid: ["sub"], email: ["email", "email_verified"] },
