@@ -110,7 +110,8 @@ export async function startServer(opts: {
   for (let attempt = 1; attempt <= 3; attempt++) {
     const dataDir = opts.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), "prite-e2e-"));
     if (opts.template) copyDataDir(opts.template, dataDir);
-    const port = await freePort();
+    // A spec that must know its address before the start (PUBLIC_URL) chooses the port itself.
+    const port = Number(opts.env?.PORT) || (await freePort());
     const url = `http://127.0.0.1:${port}`;
     const log = fs.openSync(opts.logFile, "a");
     const child = spawn(process.execPath, [SERVER_ENTRY], {

@@ -19,6 +19,8 @@ import { LOG_SERIALIZERS } from "./log-serializers";
 import { AUTH_CHANGED_CHANNEL, SessionCache } from "./auth/session-cache";
 import { httpContextFactory } from "./http-context";
 import { registerRestRoutes } from "./rest";
+import { registerOidcRoutes } from "./rest/oidc";
+import type { OidcSettings } from "./env";
 import type { AppConfig } from "./trpc/context";
 import { appRouter, type AppRouter } from "./trpc/router";
 import { BULK_BODY_LIMIT, DEFAULT_BODY_LIMIT } from "./body-limits";
@@ -98,6 +100,8 @@ export interface BuildAppOptions {
   metricsToken?: string;
   /** The migrations `/api/ready` expects applied (tests); the shipped ones by default. */
   migrationsFolder?: string;
+  /** Sign-in with the institution's account (issue 33); null or omitted: off. */
+  oidc?: OidcSettings | null;
 }
 
 /**
@@ -353,6 +357,12 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   });
 
   registerRestRoutes(app, makeContext);
+  registerOidcRoutes(app, {
+    db: handle.db,
+    settings: opts.oidc ?? null,
+    throttle: config.throttle,
+    now: opts.now,
+  });
 
   const webDir = opts.webDir === undefined ? path.join(projectRoot(), "dist", "web") : opts.webDir;
   const hasWeb = !!webDir && fs.existsSync(path.join(webDir, "index.html"));

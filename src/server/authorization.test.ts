@@ -167,6 +167,7 @@ function onPrivate(
 const PROCEDURES: Record<string, Access> = {
   "auth.register": { kind: "public" },
   "auth.login": { kind: "public" },
+  "auth.signInOptions": { kind: "public" },
   "auth.logout": { kind: "caller" },
   "auth.me": { kind: "caller" },
   "auth.changePassword": { kind: "caller" },
@@ -721,6 +722,10 @@ const PUBLIC_REST = new Set([
   "POST /api/auth/login",
   "POST /api/auth/forgot-password",
   "POST /api/auth/reset-password",
+  // Sign-in with the institution's account (issue 33): before there is a session; features/auth/sso.test.ts.
+  ...["GET start", "GET callback", "GET pending", "POST complete", "POST link"].map((r) =>
+    r.replace(" ", " /api/auth/oidc/"),
+  ),
 ]);
 const ADMIN_REST = /^\/api\/admin\//;
 /** What an admin sends to the admin routes that take a body. */

@@ -23,6 +23,8 @@ describe("loadEnv", () => {
       DUE_PAGE_CACHE: true,
       WORKERS: 1,
       PGLITE_OPTIMIZE_WASM: false,
+      OIDC_ALLOWED_DOMAINS: [],
+      PASSWORD_SIGN_IN: "on",
     });
   });
 

@@ -115,7 +115,8 @@ const ZEnv = z.object({
     .string()
     .regex(/^\S{16,}$/, "METRICS_TOKEN must be at least 16 characters, without spaces")
     .optional(),
-  // Issue 33: password reset links by email (docs/decisions/325-password-recovery.md).
+  // Issue 33: password reset links by email (decision 325); PUBLIC_URL is also where the OpenID
+  // redirect URI points (decision 335).
   SMTP_URL: z
     .string()
     .regex(/^smtps?:\/\/[^/\s]/, "SMTP_URL must start with smtp:// or smtps:// and name a host")
@@ -134,6 +135,22 @@ const ZEnv = z.object({
     .min(1, "WORKERS must be a whole number from 1 to 64")
     .max(64, "WORKERS must be a whole number from 1 to 64")
     .default(1),
+  OIDC_ISSUER: z.url("OIDC_ISSUER must be the provider's issuer URL").optional(),
+  OIDC_CLIENT_ID: z.string().min(1).optional(),
+  OIDC_CLIENT_SECRET: z.string().min(1).optional(),
+  OIDC_NAME: z.string().trim().min(1).max(40, "OIDC_NAME must be at most 40 characters").optional(),
+  OIDC_ALLOWED_DOMAINS: z
+    .string()
+    .default("")
+    .transform((s) =>
+      s
+        .split(",")
+        .map((d) => d.trim().toLowerCase().replace(/^@/, ""))
+        .filter(Boolean),
+    ),
+  PASSWORD_SIGN_IN: z
+    .enum(["on", "off"], { error: "PASSWORD_SIGN_IN must be on or off" })
+    .default("on"),
   PGLITE_OPTIMIZE_WASM: z
     .enum(["0", "1", "false", "true"], { error: "PGLITE_OPTIMIZE_WASM must be 0 or 1" })
     .default("0")
@@ -150,6 +167,70 @@ export const MAIL_NEEDS =
 
 export type Env = z.infer<typeof ZEnv>;
 
+const OIDC_REQUIRED = [
+  "OIDC_ISSUER",
+  "OIDC_CLIENT_ID",
+  "OIDC_CLIENT_SECRET",
+  "OIDC_NAME",
+  "PUBLIC_URL",
+] as const;
+
+/** Sign-in with an institution's account is all or nothing: half a configuration stops the boot. */
+function oidcIssues(env: Env): { path: string[]; message: string }[] {
+  const set = OIDC_REQUIRED.filter((key) => env[key] !== undefined);
+  const anyOidc = set.some((key) => key !== "PUBLIC_URL");
+  const issues: { path: string[]; message: string }[] = [];
+  if (anyOidc) {
+    for (const key of OIDC_REQUIRED.filter((k) => env[k] === undefined)) {
+      issues.push({
+        path: [key],
+        message: `${key} is needed for sign-in with an institution's account (set ${OIDC_REQUIRED.join(", ")} together)`,
+      });
+    }
+  } else {
+    if (env.OIDC_ALLOWED_DOMAINS.length > 0) {
+      issues.push({
+        path: ["OIDC_ALLOWED_DOMAINS"],
+        message: "OIDC_ALLOWED_DOMAINS needs OIDC_ISSUER and the other OIDC_ settings",
+      });
+    }
+    if (env.PASSWORD_SIGN_IN === "off") {
+      issues.push({
+        path: ["PASSWORD_SIGN_IN"],
+        message:
+          "PASSWORD_SIGN_IN=off needs sign-in with an institution's account (OIDC_ISSUER and the other OIDC_ settings)",
+      });
+    }
+  }
+  return issues;
+}
+
+/** The relying party's settings, or null when sign-in with an institution's account is off. */
+export interface OidcSettings {
+  issuer: string;
+  clientId: string;
+  clientSecret: string;
+  name: string;
+  allowedDomains: string[];
+  /** PUBLIC_URL + /api/auth/oidc/callback: what the operator registers with the provider. */
+  redirectUri: string;
+}
+
+export function oidcSettings(env: Env): OidcSettings | null {
+  if (!env.OIDC_ISSUER || !env.OIDC_CLIENT_ID || !env.OIDC_CLIENT_SECRET || !env.OIDC_NAME) {
+    return null;
+  }
+  if (!env.PUBLIC_URL) return null;
+  return {
+    issuer: env.OIDC_ISSUER,
+    clientId: env.OIDC_CLIENT_ID,
+    clientSecret: env.OIDC_CLIENT_SECRET,
+    name: env.OIDC_NAME,
+    allowedDomains: env.OIDC_ALLOWED_DOMAINS,
+    redirectUri: `${env.PUBLIC_URL}/api/auth/oidc/callback`,
+  };
+}
+
 /** Reads the environment once at boot; a bad value stops the process with every problem listed. */
 export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
   const cleaned = Object.fromEntries(
@@ -162,6 +243,7 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
     if (env.SMTP_URL && (!env.MAIL_FROM || !env.PUBLIC_URL)) {
       ctx.addIssue({ code: "custom", path: ["SMTP_URL"], message: MAIL_NEEDS });
     }
+    for (const issue of oidcIssues(env)) ctx.addIssue({ code: "custom", ...issue });
   }).safeParse(cleaned);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);

@@ -9,7 +9,7 @@ import { buildApp, serverLoggerOptions } from "./app";
 import { createSmtpMailer } from "./mail/mailer";
 import { createDb, DataDirLockedError, type DbHandle } from "./db/client";
 import { MigrationError, runMigrations } from "./db/migrate";
-import { type Env, loadEnv, projectRoot } from "./env";
+import { type Env, loadEnv, oidcSettings, projectRoot } from "./env";
 import { closeInSteps } from "./shutdown";
 import { EXAM_SWEEP_INTERVAL_MS } from "./features/exams/deadline-sweep";
 import { serveClusterMetrics } from "./metrics";
@@ -81,7 +81,12 @@ async function runServer(env: Env, logger: Logger, opts: { migrate: boolean }): 
       aiModel: await createAiModel(env),
       mailer: env.SMTP_URL && env.MAIL_FROM ? createSmtpMailer(env.SMTP_URL, env.MAIL_FROM) : null,
       publicUrl: env.PUBLIC_URL ?? null,
+      signIn: {
+        passwordSignIn: env.PASSWORD_SIGN_IN === "on",
+        ssoName: oidcSettings(env)?.name ?? null,
+      },
     },
+    oidc: oidcSettings(env),
     logger: serverLoggerOptions(env.LOG_LEVEL),
     trustProxy: env.TRUST_PROXY,
     allowedOrigins: env.ALLOWED_ORIGINS,

@@ -22,6 +22,8 @@ import { Route as AppImportRouteImport } from "./routes/_app/import"
 import { Route as AppSettingsRouteImport } from "./routes/_app/settings"
 import { Route as AppStudyRouteImport } from "./routes/_app/study"
 import { Route as AppTestRouteImport } from "./routes/_app/test"
+import { Route as SsoCompleteRouteImport } from "./routes/sso.complete"
+import { Route as SsoLinkRouteImport } from "./routes/sso.link"
 import { Route as AppExamsIndexRouteImport } from "./routes/_app/exams/index"
 import { Route as AppExamsExamIdRouteImport } from "./routes/_app/exams/$examId"
 import { Route as AppExamsMockCodeRouteImport } from "./routes/_app/exams/mock.$code"
@@ -90,6 +92,16 @@ const AppTestRoute = AppTestRouteImport.update({
   path: "/test",
   getParentRoute: () => AppRoute,
 } as any)
+const SsoCompleteRoute = SsoCompleteRouteImport.update({
+  id: "/sso/complete",
+  path: "/sso/complete",
+  getParentRoute: () => rootRouteImport,
+} as any)
+const SsoLinkRoute = SsoLinkRouteImport.update({
+  id: "/sso/link",
+  path: "/sso/link",
+  getParentRoute: () => rootRouteImport,
+} as any)
 const AppExamsIndexRoute = AppExamsIndexRouteImport.update({
   id: "/exams/",
   path: "/exams/",
@@ -119,6 +131,8 @@ export interface FileRoutesByFullPath {
   "/settings": typeof AppSettingsRoute
   "/study": typeof AppStudyRoute
   "/test": typeof AppTestRoute
+  "/sso/complete": typeof SsoCompleteRoute
+  "/sso/link": typeof SsoLinkRoute
   "/exams/$examId": typeof AppExamsExamIdRoute
   "/exams/": typeof AppExamsIndexRoute
   "/exams/mock/$code": typeof AppExamsMockCodeRoute
@@ -135,6 +149,8 @@ export interface FileRoutesByTo {
   "/settings": typeof AppSettingsRoute
   "/study": typeof AppStudyRoute
   "/test": typeof AppTestRoute
+  "/sso/complete": typeof SsoCompleteRoute
+  "/sso/link": typeof SsoLinkRoute
   "/": typeof AppIndexRoute
   "/exams/$examId": typeof AppExamsExamIdRoute
   "/exams": typeof AppExamsIndexRoute
@@ -154,6 +170,8 @@ export interface FileRoutesById {
   "/_app/settings": typeof AppSettingsRoute
   "/_app/study": typeof AppStudyRoute
   "/_app/test": typeof AppTestRoute
+  "/sso/complete": typeof SsoCompleteRoute
+  "/sso/link": typeof SsoLinkRoute
   "/_app/": typeof AppIndexRoute
   "/_app/exams/$examId": typeof AppExamsExamIdRoute
   "/_app/exams/": typeof AppExamsIndexRoute
@@ -174,6 +192,8 @@ export interface FileRouteTypes {
     | "/settings"
     | "/study"
     | "/test"
+    | "/sso/complete"
+    | "/sso/link"
     | "/exams/$examId"
     | "/exams/"
     | "/exams/mock/$code"
@@ -190,6 +210,8 @@ export interface FileRouteTypes {
     | "/settings"
     | "/study"
     | "/test"
+    | "/sso/complete"
+    | "/sso/link"
     | "/"
     | "/exams/$examId"
     | "/exams"
@@ -208,6 +230,8 @@ export interface FileRouteTypes {
     | "/_app/settings"
     | "/_app/study"
     | "/_app/test"
+    | "/sso/complete"
+    | "/sso/link"
     | "/_app/"
     | "/_app/exams/$examId"
     | "/_app/exams/"
@@ -220,6 +244,8 @@ export interface RootRouteChildren {
   LoginRoute: typeof LoginRoute
   RegisterRoute: typeof RegisterRoute
   ResetPasswordRoute: typeof ResetPasswordRoute
+  SsoCompleteRoute: typeof SsoCompleteRoute
+  SsoLinkRoute: typeof SsoLinkRoute
 }
 
 declare module "@tanstack/react-router" {
@@ -315,6 +341,20 @@ declare module "@tanstack/react-router" {
       preLoaderRoute: typeof AppTestRouteImport
       parentRoute: typeof AppRoute
     }
+    "/sso/complete": {
+      id: "/sso/complete"
+      path: "/sso/complete"
+      fullPath: "/sso/complete"
+      preLoaderRoute: typeof SsoCompleteRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    "/sso/link": {
+      id: "/sso/link"
+      path: "/sso/link"
+      fullPath: "/sso/link"
+      preLoaderRoute: typeof SsoLinkRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     "/_app/exams/": {
       id: "/_app/exams/"
       path: "/exams"
@@ -375,6 +415,8 @@ const rootRouteChildren: RootRouteChildren = {
   LoginRoute: LoginRoute,
   RegisterRoute: RegisterRoute,
   ResetPasswordRoute: ResetPasswordRoute,
+  SsoCompleteRoute: SsoCompleteRoute,
+  SsoLinkRoute: SsoLinkRoute,
 }
 export const routeTree = rootRouteImport
   ._addFileChildren(rootRouteChildren)

@@ -14,7 +14,18 @@ export interface AppConfig {
   mailer?: Mailer | null;
   /** PUBLIC_URL: where links in mail and admins' reset links point. */
   publicUrl?: string | null;
+  /** What Sign In offers (issue 33); omitted: passwords only. */
+  signIn?: SignInOptions;
 }
+
+/** Sign In's choices, public: the SPA reads them with `auth.signInOptions`. */
+export interface SignInOptions {
+  passwordSignIn: boolean;
+  /** The button's "Sign in with {name}", or null when no institution's account is set up. */
+  ssoName: string | null;
+}
+
+export const PASSWORDS_ONLY: SignInOptions = { passwordSignIn: true, ssoName: null };
 
 export interface ContextInnerOptions {
   db: Db;
@@ -49,6 +60,7 @@ export function createContextInner(opts: ContextInnerOptions) {
       aiModel: opts.config?.aiModel ?? null,
       mailer: opts.config?.mailer ?? null,
       publicUrl: opts.config?.publicUrl ?? null,
+      signIn: opts.config?.signIn ?? PASSWORDS_ONLY,
     } satisfies AppConfig,
     sessionCache: opts.sessionCache ?? null,
     ip: opts.ip ?? LOCAL_CALLER_IP,

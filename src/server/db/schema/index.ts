@@ -6,3 +6,4 @@ export * from "./answer-keys";
 export * from "./exams";
 export * from "./media";
 export * from "./stats";
+export * from "./oidc";

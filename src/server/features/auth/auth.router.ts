@@ -15,9 +15,11 @@ import {
   resetPassword,
   signOutOtherSessions,
 } from "./password-reset.service";
+import { refusePasswordSignIn } from "./sso.service";
 
 export const authRouter = router({
   register: publicProcedure.input(ZRegisterInput).mutation(async ({ ctx, input }) => {
+    if (!ctx.user?.isAdmin) refusePasswordSignIn(ctx);
     const result = await registerUser(ctx.db, input, {
       now: ctx.now(),
       timeZone: ctx.timeZone,
@@ -35,6 +37,7 @@ export const authRouter = router({
   }),
 
   login: publicProcedure.input(ZLoginInput).mutation(async ({ ctx, input }) => {
+    refusePasswordSignIn(ctx);
     const result = await loginUser(ctx.db, input, {
       now: ctx.now(),
       ip: ctx.ip,
@@ -54,6 +57,9 @@ export const authRouter = router({
     ctx.clearSessionCookie();
     return { success: true };
   }),
+
+  // What Sign In and Register offer (issue 33): passwords, an institution's account, or both.
+  signInOptions: publicProcedure.query(({ ctx }) => ctx.config.signIn),
 
   me: protectedProcedure.query(({ ctx }) => loadUserJson(ctx.db, ctx.user)),
 

@@ -39,6 +39,8 @@ export async function registerUser(
     ip?: string;
     limits?: ThrottleLimits;
     userAgent?: string;
+    /** Written in the account's transaction: an institution's account linked to it (issue 33). */
+    afterInsert?: (tx: Db, user: UserRow) => Promise<void>;
   },
 ): Promise<{ user: UserRow; token: string; expiresAt: Date }> {
   // Counted before anything else, so a burst of parallel sign-ups cannot pass together; an
@@ -80,6 +82,7 @@ export async function registerUser(
         lastLogin: meta.now,
       })
       .returning();
+    await meta.afterInsert?.(tx, user!);
     const { token, session } = await createSession(tx, user!.id, meta.now, meta.userAgent);
     return { user: user!, token, expiresAt: session.expiresAt };
   });

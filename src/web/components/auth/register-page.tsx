@@ -10,6 +10,7 @@ import { PGY_LEVEL_OPTIONS } from "@/web/lib/options";
 import { errorMessage, trpc } from "@/web/lib/trpc";
 import { EmailField, PasswordField, UsernameField } from "./account-fields";
 import { AuthLayout } from "./auth-layout";
+import { SsoSignIn, useSignInOptions } from "./sso-sign-in";
 
 const MIN_PASSWORD_LENGTH = 8;
 
@@ -47,6 +48,7 @@ export function RegisterPage() {
   const utils = trpc.useUtils();
   const register = trpc.auth.register.useMutation();
   const { show, clear, banner } = useBanner();
+  const { passwordSignIn } = useSignInOptions();
   const [fields, setFields] = useState<RegisterFields>(EMPTY);
 
   const set =
@@ -98,7 +100,14 @@ export function RegisterPage() {
         </>
       }
     >
-      <form noValidate onSubmit={submit} className="flex flex-col gap-4" aria-label="Register">
+      <SsoSignIn />
+      <form
+        noValidate
+        onSubmit={submit}
+        className="flex flex-col gap-4"
+        aria-label="Register"
+        hidden={!passwordSignIn}
+      >
         {banner}
         <UsernameField
           id="register-username"

@@ -6,6 +6,7 @@ import { Button } from "@/web/components/ui/button";
 import { errorMessage, trpc } from "@/web/lib/trpc";
 import { PasswordField, UsernameField } from "./account-fields";
 import { AuthLayout } from "./auth-layout";
+import { SsoSignIn, useSignInOptions } from "./sso-sign-in";
 
 export function SignInPage() {
   const navigate = useNavigate();
@@ -13,6 +14,7 @@ export function SignInPage() {
   const utils = trpc.useUtils();
   const login = trpc.auth.login.useMutation();
   const { show, clear, banner } = useBanner();
+  const { passwordSignIn } = useSignInOptions();
   const [username, setUsername] = useState("");
   const [password, setPassword] = useState("");
 
@@ -53,8 +55,15 @@ export function SignInPage() {
         </>
       }
     >
+      <SsoSignIn />
       {/* noValidate: our own 'Please enter all fields' replaces the browser's bubbles. */}
-      <form noValidate onSubmit={submit} className="flex flex-col gap-4" aria-label="Sign In">
+      <form
+        noValidate
+        onSubmit={submit}
+        className="flex flex-col gap-4"
+        aria-label="Sign In"
+        hidden={!passwordSignIn}
+      >
         {banner}
         <UsernameField id="login-username" required value={username} onValueChange={setUsername} />
         <PasswordField
