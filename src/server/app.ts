@@ -19,6 +19,7 @@ import { LOG_SERIALIZERS } from "./log-serializers";
 import { AUTH_CHANGED_CHANNEL, SessionCache } from "./auth/session-cache";
 import { httpContextFactory } from "./http-context";
 import { registerRestRoutes } from "./rest";
+import { registerBackupRoute } from "./rest/backup";
 import type { AppConfig } from "./trpc/context";
 import { appRouter, type AppRouter } from "./trpc/router";
 import { BULK_BODY_LIMIT, DEFAULT_BODY_LIMIT } from "./body-limits";
@@ -336,6 +337,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   });
 
   registerRestRoutes(app, makeContext);
+  registerBackupRoute(app, makeContext, handle);
 
   const webDir = opts.webDir === undefined ? path.join(projectRoot(), "dist", "web") : opts.webDir;
   const hasWeb = !!webDir && fs.existsSync(path.join(webDir, "index.html"));

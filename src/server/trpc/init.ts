@@ -103,20 +103,31 @@ const procedureUpkeep = t.middleware(async ({ ctx, type, path, getRawInput, next
 
 export const publicProcedure = t.procedure.use(procedureUpkeep);
 
-export const protectedProcedure = publicProcedure.use(({ ctx, next }) => {
-  if (!ctx.user || !ctx.session) {
-    throw new TRPCError({ code: "UNAUTHORIZED", message: "Please sign in to continue" });
-  }
-  // tRPC merges this into the context; only the narrowed fields need naming.
-  return next({ ctx: { user: ctx.user, session: ctx.session } });
-});
+const signInRequired = () =>
+  new TRPCError({ code: "UNAUTHORIZED", message: "Please sign in to continue" });
 
-export const adminProcedure = protectedProcedure.use(({ ctx, next }) => {
+/** What admin procedures check, for the one admin route that is not a procedure (a streamed backup). */
+export function requireAdmin(ctx: Pick<Context, "user" | "session">): void {
+  if (!ctx.user || !ctx.session) {
+    throw signInRequired();
+  }
   if (!ctx.user.isAdmin) {
     throw new TRPCError({
       code: "FORBIDDEN",
       message: "You do not have permission to access this page.",
     });
   }
+}
+
+export const protectedProcedure = publicProcedure.use(({ ctx, next }) => {
+  if (!ctx.user || !ctx.session) {
+    throw signInRequired();
+  }
+  // tRPC merges this into the context; only the narrowed fields need naming.
+  return next({ ctx: { user: ctx.user, session: ctx.session } });
+});
+
+export const adminProcedure = protectedProcedure.use(({ ctx, next }) => {
+  requireAdmin(ctx);
   return next();
 });
