@@ -5,7 +5,7 @@ import zlib from "node:zlib";
 import crypto from "node:crypto";
 import { sql } from "drizzle-orm";
 import { readMigrationFiles } from "drizzle-orm/migrator";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { migrationsFolder } from "../../db/migrate";
 import { queryRows } from "../../db/raw";
 import { databaseSnapshot } from "../../test/db-snapshot";
@@ -18,6 +18,7 @@ import { writeBackupFile } from "./backup.service";
 import { publicTables } from "./catalog";
 import { DamagedBackupError, verifyBackup } from "./format";
 import { migrateWithin, NOT_EMPTY, restoreBackup } from "./restore.service";
+import { backupIfDue, scheduledBackups, startScheduledBackups } from "./schedule";
 import { dumpDatabase, unmigratedDb } from "./test-databases";
 
 /**
@@ -289,5 +290,76 @@ describe(`backup and restore (${engine})`, () => {
     } finally {
       await target.close();
     }
+  });
+});
+
+describe("backups of a running server", () => {
+  it("GET /api/admin/backup streams the backup to an admin; others are refused", async () => {
+    const app = await h.app();
+    const admin = await h.user({ isAdmin: true });
+    const res = await app.inject({
+      method: "GET",
+      url: "/api/admin/backup",
+      headers: admin.headers,
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers["content-type"]).toBe("application/gzip");
+    expect(res.headers["content-disposition"]).toMatch(
+      /^attachment; filename="prite-backup-\d{8}T\d{6}Z\.jsonl\.gz"$/,
+    );
+    const file = path.join(tmp, "remote.jsonl.gz");
+    fs.writeFileSync(file, res.rawPayload);
+    const { header, rows } = await verifyBackup(file);
+    expect(header.tables).toEqual(await publicTables(h.db.db));
+    expect(rows).toBeGreaterThan((await verifyBackup(full)).rows);
+
+    const asResident = await app.inject({
+      method: "GET",
+      url: "/api/admin/backup",
+      headers: resident.headers,
+    });
+    expect([asResident.statusCode, asResident.json()]).toEqual([
+      403,
+      { message: "You do not have permission to access this page." },
+    ]);
+    const anonymous = await app.inject({ method: "GET", url: "/api/admin/backup" });
+    expect([anonymous.statusCode, anonymous.json()]).toEqual([
+      401,
+      { message: "Please sign in to continue" },
+    ]);
+  });
+
+  it("takes scheduled backups when the newest is BACKUP_EVERY old, keeping the newest BACKUP_KEEP, one at a time", async () => {
+    const dir = path.join(tmp, "scheduled");
+    const hour = 3_600_000;
+    let clock = Date.parse("2026-11-27T00:00:00Z");
+    const opts = { handle: h.db, dir, everyMs: hour, keep: 2, now: () => new Date(clock) };
+    expect(await backupIfDue(opts)).toBe(path.join(dir, "prite-backup-20261127T000000Z.jsonl.gz"));
+    clock += hour / 2;
+    expect(await backupIfDue(opts)).toBeNull();
+    clock += hour / 2;
+    expect(await backupIfDue(opts)).not.toBeNull();
+    clock += hour;
+    // Two server processes looking at once: one takes it.
+    const both = await Promise.all([backupIfDue(opts), backupIfDue(opts)]);
+    expect(both.filter(Boolean)).toHaveLength(1);
+    expect(scheduledBackups(dir)).toEqual([
+      "prite-backup-20261127T020000Z.jsonl.gz",
+      "prite-backup-20261127T010000Z.jsonl.gz",
+    ]);
+    expect(fs.readdirSync(dir).sort()).toEqual([...scheduledBackups(dir)].sort());
+    await verifyBackup(path.join(dir, scheduledBackups(dir)[0]!));
+
+    // The timer: a tick at start, and at every interval.
+    const timed = path.join(tmp, "timed");
+    let ticks = 0;
+    const stop = startScheduledBackups({
+      ...opts,
+      dir: timed,
+      everyMs: 40,
+      now: () => new Date(Date.parse("2026-11-28T00:00:00Z") + ticks++ * hour),
+    });
+    await vi.waitFor(() => expect(scheduledBackups(timed).length).toBe(2), { timeout: 10_000 });
+    await stop();
   });
 });

@@ -12,7 +12,7 @@ import { ident, publicSequences, publicTables, useCanonicalText } from "./catalo
  * A new PGlite's data folder, made once for every test file (PGlite's initdb takes 5-15 s here, a load
  * of its dump under 2 s).
  */
-async function emptyPgliteImage(): Promise<Blob> {
+export async function emptyPgliteImage(): Promise<Blob> {
   const { version } = JSON.parse(
     fs.readFileSync(
       path.join(process.cwd(), "node_modules", "@electric-sql", "pglite", "package.json"),
