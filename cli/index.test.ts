@@ -25,7 +25,7 @@ describe("prite exit codes: commander's own outcomes", () => {
     [["fsrs"], "optimize", "prite fsrs"],
     [["users"], "add, list, promote, demote", "prite users"],
     [["answer-keys"], "import, list, apply", "prite answer-keys"],
-    [["db"], "migrate", "prite db"],
+    [["db"], "migrate, backup, restore", "prite db"],
   ])("a group without its subcommand (%j) is a usage error (2)", async (args, choices, name) => {
     const r = await prite(...args);
     expect(r.code).toBe(2);

@@ -1,10 +1,10 @@
 import type { Command } from "commander";
-import { sql } from "drizzle-orm";
 import type { DbHandle } from "../../src/server/db/client";
 import { runMigrations } from "../../src/server/db/migrate";
-import { queryRows } from "../../src/server/db/raw";
+import { appliedMigrations } from "../../src/server/features/backup/catalog";
 import { action } from "../command";
 import { openDatabase, requireLocal } from "../runtime";
+import { registerBackupCommands } from "./db-backup";
 
 export interface MigrateResult {
   database: DbHandle["kind"];
@@ -14,32 +14,18 @@ export interface MigrateResult {
   total: number;
 }
 
-/** Migrations recorded by drizzle's migrator; 0 on a database that was never migrated. */
-async function appliedMigrations(handle: DbHandle): Promise<number> {
-  const [found] = await queryRows<{ exists: boolean }>(
-    handle.db,
-    sql`select to_regclass('drizzle.__drizzle_migrations') is not null as "exists"`,
-  );
-  if (!found?.exists) return 0;
-  const [row] = await queryRows<{ n: number }>(
-    handle.db,
-    sql`select count(*)::int as n from drizzle.__drizzle_migrations`,
-  );
-  return Number(row?.n ?? 0);
-}
-
 /** `prite db migrate`: applies the pending migrations of drizzle/ and says how many it applied. */
 export async function migrateDatabase(handle: DbHandle): Promise<MigrateResult> {
-  const before = await appliedMigrations(handle);
+  const before = (await appliedMigrations(handle.db)).count;
   await runMigrations(handle);
-  const total = await appliedMigrations(handle);
+  const total = (await appliedMigrations(handle.db)).count;
   return { database: handle.kind, applied: total - before, total };
 }
 
 export function registerDbCommands(program: Command): void {
   const db = program
     .command("db")
-    .description("Database maintenance (local mode)")
+    .description("Database maintenance: migrate, backup, restore")
     .addHelpText("after", "\nExample:\n  $ DATABASE_URL=postgres://… prite db migrate");
   db.command("migrate")
     .description("Apply pending migrations to DATABASE_URL or the embedded database in DATA_DIR")
@@ -71,4 +57,5 @@ Examples:
         { needsSession: false, validate: (_args, opts) => requireLocal(opts, "db migrate") },
       ),
     );
+  registerBackupCommands(db);
 }

@@ -21,6 +21,7 @@ import { httpContextFactory } from "./http-context";
 import { registerRestRoutes } from "./rest";
 import { registerOidcRoutes } from "./rest/oidc";
 import type { OidcSettings } from "./env";
+import { registerBackupRoute } from "./rest/backup";
 import type { AppConfig } from "./trpc/context";
 import { appRouter, type AppRouter } from "./trpc/router";
 import { BULK_BODY_LIMIT, DEFAULT_BODY_LIMIT } from "./body-limits";
@@ -363,6 +364,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     throttle: config.throttle,
     now: opts.now,
   });
+  registerBackupRoute(app, makeContext, handle);
 
   const webDir = opts.webDir === undefined ? path.join(projectRoot(), "dist", "web") : opts.webDir;
   const hasWeb = !!webDir && fs.existsSync(path.join(webDir, "index.html"));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { loadEnv, TRUST_PROXY_MESSAGE, WORKERS_NEED_POSTGRES } from "./env";
+import { BACKUP_EVERY_MESSAGE, loadEnv, TRUST_PROXY_MESSAGE, WORKERS_NEED_POSTGRES } from "./env";
 
 /** Issue 2: the environment is validated at boot, with clear errors naming the variable. */
 describe("loadEnv", () => {
@@ -22,10 +22,27 @@ describe("loadEnv", () => {
       RANKING_COHORT_SECONDS: 5,
       DUE_PAGE_CACHE: true,
       WORKERS: 1,
+      BACKUP_EVERY: 86_400_000,
+      BACKUP_KEEP: 14,
       PGLITE_OPTIMIZE_WASM: false,
       OIDC_ALLOWED_DOMAINS: [],
       PASSWORD_SIGN_IN: "on",
     });
+  });
+
+  it("reads scheduled backups' interval as minutes, hours or days, and refuses anything else (issue 33)", () => {
+    expect(loadEnv({ BACKUP_DIR: "/b", BACKUP_EVERY: "30m", BACKUP_KEEP: "3" })).toMatchObject({
+      BACKUP_DIR: "/b",
+      BACKUP_EVERY: 1_800_000,
+      BACKUP_KEEP: 3,
+    });
+    expect(loadEnv({ BACKUP_EVERY: "7d" }).BACKUP_EVERY).toBe(7 * 86_400_000);
+    for (const bad of ["24", "1.5h", "10s", "daily"]) {
+      expect(() => loadEnv({ BACKUP_EVERY: bad })).toThrow(`BACKUP_EVERY: ${BACKUP_EVERY_MESSAGE}`);
+    }
+    expect(() => loadEnv({ BACKUP_KEEP: "0" })).toThrow(
+      "BACKUP_KEEP: BACKUP_KEEP must be a whole number of at least 1",
+    );
   });
 
   it("keeps PGlite's WebAssembly on the baseline compiler unless PGLITE_OPTIMIZE_WASM says 1 (issue 20 item 4)", () => {

@@ -37,6 +37,18 @@ export function parseTrustProxy(raw: string): false | number | string[] | null {
   return valid && entries.length > 0 ? entries : null;
 }
 
+export const BACKUP_EVERY_MESSAGE =
+  "BACKUP_EVERY must be a whole number of minutes, hours or days of at least one minute (30m, 24h, 7d)";
+
+/** `30m`, `24h`, `7d` (or seconds, `90s`) in milliseconds; null unless at least a minute. */
+export function parseInterval(raw: string): number | null {
+  const match = /^(\d+)\s*([smhd])$/.exec(raw.trim().toLowerCase());
+  if (!match) return null;
+  const unit = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 }[match[2] as "s"];
+  const ms = Number(match[1]) * unit;
+  return ms >= 60_000 && ms <= 366 * 86_400_000 ? ms : null;
+}
+
 const ZEnv = z.object({
   NODE_ENV: z
     .enum(["development", "production", "test"], {
@@ -151,6 +163,20 @@ const ZEnv = z.object({
   PASSWORD_SIGN_IN: z
     .enum(["on", "off"], { error: "PASSWORD_SIGN_IN must be on or off" })
     .default("on"),
+  // Scheduled backups (decision 330): on when BACKUP_DIR is set.
+  BACKUP_DIR: z.string().min(1).optional(),
+  BACKUP_EVERY: z
+    .string()
+    .default("24h")
+    .transform((raw, ctx) => {
+      const ms = parseInterval(raw);
+      if (ms === null) {
+        ctx.addIssue({ code: "custom", message: BACKUP_EVERY_MESSAGE });
+        return z.NEVER;
+      }
+      return ms;
+    }),
+  BACKUP_KEEP: positiveInt("BACKUP_KEEP").default(14),
   PGLITE_OPTIMIZE_WASM: z
     .enum(["0", "1", "false", "true"], { error: "PGLITE_OPTIMIZE_WASM must be 0 or 1" })
     .default("0")

@@ -13,6 +13,7 @@ import { type Env, loadEnv, oidcSettings, projectRoot } from "./env";
 import { closeInSteps } from "./shutdown";
 import { EXAM_SWEEP_INTERVAL_MS } from "./features/exams/deadline-sweep";
 import { serveClusterMetrics } from "./metrics";
+import { startScheduledBackups } from "./features/backup/schedule";
 
 /** Set on the child that creates a new embedded database and leaves (see prepareEmbeddedDatabase). */
 const PREPARE_ONLY = "PRITE_PREPARE_DATABASE_ONLY";
@@ -100,6 +101,17 @@ async function runServer(env: Env, logger: Logger, opts: { migrate: boolean }): 
       : path.join(projectRoot(), "dist", "web"),
   });
 
+  // Every process looks; one takes each backup (schedule.ts).
+  const stopBackups = env.BACKUP_DIR
+    ? startScheduledBackups({
+        handle,
+        dir: path.resolve(env.BACKUP_DIR),
+        everyMs: env.BACKUP_EVERY,
+        keep: env.BACKUP_KEEP,
+        log: logger,
+      })
+    : null;
+
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
@@ -110,6 +122,7 @@ async function runServer(env: Env, logger: Logger, opts: { migrate: boolean }): 
     const code = await closeInSteps(
       [
         { name: "the HTTP server", budgetMs: 10_000, close: () => app.close() },
+        ...(stopBackups ? [{ name: "a backup", budgetMs: 10_000, close: stopBackups }] : []),
         { name: "the database", budgetMs: 10_000, close: () => handle.close() },
       ],
       logger,
