@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
+import type { ReadableStream as NodeReadableStream } from "node:stream/web";
 import type { Command } from "commander";
 import { trimEndChars } from "../../src/core/text";
 import {
@@ -63,7 +64,8 @@ export async function backupRemote(
   const partial = `${target}.partial-${process.pid}`;
   try {
     await pipeline(
-      Readable.fromWeb(res.body as never),
+      // fetch's body is the same stream as node:stream/web's; only the DOM and Node typings differ.
+      Readable.fromWeb(res.body as NodeReadableStream<Uint8Array>),
       fs.createWriteStream(partial, { mode: 0o600 }),
     );
     const { header, rows } = await verifyBackup(partial);

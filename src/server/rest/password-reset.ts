@@ -1,3 +1,6 @@
+import { ZForgotPasswordInput, ZResetPasswordInput } from "../../core/schemas";
+import { ZResetLinkRequest } from "../features/admin/admin.router";
+import { bodyInput } from "./input";
 import type { RestRegistrar } from "./route";
 
 /** Issue 33: password recovery and the account's sessions, over the same tRPC procedures. */
@@ -7,13 +10,13 @@ export const registerPasswordResetRoutes: RestRegistrar = (route) => {
   route(
     "POST",
     "/api/auth/forgot-password",
-    (caller, req) => caller.auth.forgotPassword(req.body as never),
+    (caller, req) => caller.auth.forgotPassword(bodyInput(ZForgotPasswordInput, req.body)),
     withSuccess,
   );
   route(
     "POST",
     "/api/auth/reset-password",
-    (caller, req) => caller.auth.resetPassword(req.body as never),
+    (caller, req) => caller.auth.resetPassword(bodyInput(ZResetPasswordInput, req.body)),
     withSuccess,
   );
   route("GET", "/api/auth/sessions", (caller) => caller.auth.sessions());
@@ -24,6 +27,6 @@ export const registerPasswordResetRoutes: RestRegistrar = (route) => {
     withSuccess,
   );
   route("POST", "/api/admin/users/reset-link", (caller, req) =>
-    caller.admin.resetLink(req.body as never),
+    caller.admin.resetLink(bodyInput(ZResetLinkRequest, req.body)),
   );
 };

@@ -9,6 +9,8 @@ const ZUsername = z
   .min(1, "Please enter a username")
   .max(100);
 
+export const ZResetLinkRequest = z.object({ username: ZUsername });
+
 export const ZSetRoleRequest = z.object({
   username: ZUsername,
   isAdmin: z.boolean({ error: "isAdmin must be true or false" }),
@@ -23,13 +25,11 @@ export const adminRouter = router({
     .input(ZSetRoleRequest)
     .mutation(({ ctx, input }) => setUserRole(ctx.db, ctx.user.id, input)),
   /** Issue 33: a one-time password reset link (24 h) to hand over; `prite users reset-link`. */
-  resetLink: adminProcedure
-    .input(z.object({ username: ZUsername }))
-    .mutation(async ({ ctx, input }) => {
-      const link = await createAdminResetLink(ctx.db, input.username, {
-        now: ctx.now(),
-        publicUrl: ctx.config.publicUrl,
-      });
-      return { ...link, expiresAt: link.expiresAt.toISOString() };
-    }),
+  resetLink: adminProcedure.input(ZResetLinkRequest).mutation(async ({ ctx, input }) => {
+    const link = await createAdminResetLink(ctx.db, input.username, {
+      now: ctx.now(),
+      publicUrl: ctx.config.publicUrl,
+    });
+    return { ...link, expiresAt: link.expiresAt.toISOString() };
+  }),
 });
