@@ -7,17 +7,19 @@ import type { RestRegistrar } from "./route";
 export const registerPasswordResetRoutes: RestRegistrar = (route) => {
   // Their answers carry `success`, so failures carry `success: false` too.
   const withSuccess = { withSuccess: true };
+  // Called before there is a session: a bad body answers 400, not 401.
+  const beforeSignIn = { withSuccess: true, public: true };
   route(
     "POST",
     "/api/auth/forgot-password",
     (caller, req) => caller.auth.forgotPassword(bodyInput(ZForgotPasswordInput, req.body)),
-    withSuccess,
+    beforeSignIn,
   );
   route(
     "POST",
     "/api/auth/reset-password",
     (caller, req) => caller.auth.resetPassword(bodyInput(ZResetPasswordInput, req.body)),
-    withSuccess,
+    beforeSignIn,
   );
   route("GET", "/api/auth/sessions", (caller) => caller.auth.sessions());
   route(
