@@ -2,7 +2,7 @@ import { TRPCError } from "@trpc/server";
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteShorthandOptions } from "fastify";
 import { getHTTPStatusCodeFromError } from "@trpc/server/http";
 import { createCaller } from "../trpc/router";
-import { errorMessage, signInRequired } from "../trpc/init";
+import { errorMessage, requireAdmin, signInRequired } from "../trpc/init";
 import type { Context } from "../trpc/context";
 import type { HttpContextFactory } from "../http-context";
 import { RestInputError } from "./input";
@@ -18,6 +18,22 @@ export interface RestOptions {
   bodyLimit?: number;
   /** Answers without a session (register, login): input it cannot parse is a 400 to anyone. */
   public?: true;
+}
+
+/**
+ * The procedure checks the session, and an admin's procedure the role, before its input: so does the
+ * adapter's own parse, whose failure answers what the procedure would have answered first.
+ */
+function accessBeforeInput(url: string, ctx: Context | undefined, inputError: RestInputError) {
+  if (!ctx?.user || !ctx.session) return signInRequired();
+  if (url.startsWith("/api/admin/")) {
+    try {
+      requireAdmin(ctx);
+    } catch (refused) {
+      return refused;
+    }
+  }
+  return inputError;
 }
 
 type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
@@ -48,10 +64,10 @@ export function restRoute(
         if (reply.sent) return reply;
         return reply.status(opts.status ?? 200).send(result ?? { success: true });
       } catch (caught) {
-        // The procedure checks the session before its input: so does the adapter's own parse.
-        const signedIn = Boolean(ctx?.user && ctx.session);
         const err =
-          caught instanceof RestInputError && !opts.public && !signedIn ? signInRequired() : caught;
+          caught instanceof RestInputError && !opts.public
+            ? accessBeforeInput(url, ctx, caught)
+            : caught;
         const status = err instanceof TRPCError ? getHTTPStatusCodeFromError(err) : 500;
         // A database restart is expected and already answered 503: one line, not a stack per request.
         if (status === 503) req.log.warn({ path: req.url }, errorMessage(err));

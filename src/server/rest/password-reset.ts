@@ -8,7 +8,7 @@ export const registerPasswordResetRoutes: RestRegistrar = (route) => {
   // Their answers carry `success`, so failures carry `success: false` too.
   const withSuccess = { withSuccess: true };
   // Called before there is a session: a bad body answers 400, not 401.
-  const beforeSignIn = { withSuccess: true, public: true };
+  const beforeSignIn = { withSuccess: true, public: true } as const;
   route(
     "POST",
     "/api/auth/forgot-password",
