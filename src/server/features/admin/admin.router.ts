@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { auditMeta } from "../audit/audit.service";
 import { adminProcedure, router } from "../../trpc/init";
 import { createAdminResetLink } from "../auth/password-reset.service";
 import { adminStats, listAdminUsers, setUserRole } from "./admin.service";
@@ -21,7 +22,7 @@ export const adminRouter = router({
   /** `prite users promote|demote`: never leaves the site without an admin. */
   setRole: adminProcedure
     .input(ZSetRoleRequest)
-    .mutation(({ ctx, input }) => setUserRole(ctx.db, ctx.user.id, input)),
+    .mutation(({ ctx, input }) => setUserRole(ctx.db, ctx.user, input, auditMeta(ctx))),
   /** Issue 33: a one-time password reset link (24 h) to hand over; `prite users reset-link`. */
   resetLink: adminProcedure
     .input(z.object({ username: ZUsername }))
@@ -29,6 +30,8 @@ export const adminRouter = router({
       const link = await createAdminResetLink(ctx.db, input.username, {
         now: ctx.now(),
         publicUrl: ctx.config.publicUrl,
+        actor: ctx.user,
+        origin: auditMeta(ctx).origin,
       });
       return { ...link, expiresAt: link.expiresAt.toISOString() };
     }),
