@@ -133,7 +133,9 @@ describe(`backup and restore (${engine})`, () => {
     try {
       const truncated = path.join(tmp, "truncated.jsonl.gz");
       fs.writeFileSync(truncated, fs.readFileSync(full).subarray(0, -200));
-      await expect(restoreBackup(target.db, truncated, BY_TEST)).rejects.toBeInstanceOf(DamagedBackupError);
+      await expect(restoreBackup(target.db, truncated, BY_TEST)).rejects.toBeInstanceOf(
+        DamagedBackupError,
+      );
 
       const text = gunzip(full);
       const altered = path.join(tmp, "altered.jsonl.gz");

@@ -114,11 +114,7 @@ async function columnsFor(tx: Db, section: TableSection): Promise<Column[]> {
  * and a first start write (kept figures, sign-in attempts), loaded with triggers off (the kept figures
  * come from the file), its sequences set, and migrated the rest of the way. Any error rolls it all back.
  */
-export async function restoreBackup(
-  db: Db,
-  file: string,
-  meta: AuditMeta,
-): Promise<RestoreResult> {
+export async function restoreBackup(db: Db, file: string, meta: AuditMeta): Promise<RestoreResult> {
   const { header } = await verifyBackup(file);
   const migrations = readMigrationFiles({ migrationsFolder: migrationsFolder() });
   const backupAt = backupPosition(header, migrations);

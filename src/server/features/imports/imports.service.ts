@@ -294,7 +294,12 @@ export async function commitImport(
     await recordAudit(tx, {
       kind: "import.committed",
       actor: user,
-      detail: { imported: counts.imported, merged: counts.merged, skipped: counts.skipped, ...visibility },
+      detail: {
+        imported: counts.imported,
+        merged: counts.merged,
+        skipped: counts.skipped,
+        ...visibility,
+      },
       ...meta,
     });
     if (input.keepProgress === true) {
