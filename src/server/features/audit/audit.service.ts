@@ -1,22 +1,11 @@
 import { and, desc, eq, gte, lt, or, sql, type SQL } from "drizzle-orm";
 import { USER_AGENT_MAX } from "../../auth/session";
+import type { AuditKind } from "../../../core/audit";
 import type { Db } from "../../db/client";
 import { queryRows } from "../../db/raw";
 import { auditEvents, sessions, type AuditEventRow } from "../../db/schema";
 
-/** What the audit log records (decision 340). */
-export const AUDIT_KINDS = [
-  "sign_in.new_device",
-  "password_reset.requested",
-  "password_reset.link_created",
-  "password_reset.completed",
-  "role.changed",
-  "account.deleted",
-  "import.committed",
-  "backup.taken",
-  "backup.restored",
-] as const;
-export type AuditKind = (typeof AUDIT_KINDS)[number];
+export { AUDIT_KINDS, type AuditKind } from "../../../core/audit";
 
 /** An account as the log keeps it: the id (null once deleted) and the username as text. */
 export interface AuditUser {
