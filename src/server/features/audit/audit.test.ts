@@ -251,4 +251,19 @@ describe("retention", () => {
     expect(left.some((e) => e.createdAt.getTime() === old.getTime())).toBe(false);
     expect(left.some((e) => e.createdAt.getTime() === keptAt.getTime())).toBe(true);
   });
+
+  it("is swept by the server itself, on its own clock", async () => {
+    const at = new Date("2018-06-01T00:00:00Z");
+    await recordAudit(h.db.db, { kind: "backup.taken", actor: null, origin: SERVER_ORIGIN, at });
+    const server = await buildApp({
+      handle: h.db,
+      config: { throttle: { maxPerUser: 10, maxPerIp: 100, windowMinutes: 10 }, aiModel: null },
+      webDir: null,
+      auditRetentionDays: 30,
+      now: () => new Date(at.getTime() + 31 * 86_400_000),
+    });
+    await server.close(); // waits for the sweep it started
+    const left = await h.db.db.select().from(auditEvents);
+    expect(left.some((e) => e.createdAt.getTime() === at.getTime())).toBe(false);
+  });
 });

@@ -14,7 +14,7 @@ import { createHarness, type Harness, type TestUser } from "../../test/harness";
 import { storeMedia } from "../media/media.service";
 import { seedSynthetic } from "../seed/synthetic";
 import { addQuestion } from "../study/test-fixtures";
-import { SERVER_ORIGIN } from "../audit/audit.service";
+import { listAudit, SERVER_ORIGIN } from "../audit/audit.service";
 import { writeBackupFile } from "./backup.service";
 import { publicTables } from "./catalog";
 import { DamagedBackupError, verifyBackup } from "./format";
@@ -156,6 +156,10 @@ describe(`backup and restore (${engine})`, () => {
       expect(await isUntouched(target.db)).toBe(true);
 
       const result = await restoreBackup(target.db, full, BY_TEST);
+      // Recorded in the restored database, in the restore's transaction (issue 33 item 6).
+      const [restored] = (await listAudit(target.db, { kind: "backup.restored", limit: 5 }))
+        .entries;
+      expect(restored).toMatchObject({ ip: "local", detail: { file: path.basename(full) } });
       expect(result).toMatchObject({ migratedAfter: 0, rows: (await verifyBackup(full)).rows });
       expect(await dumpDatabase(target.db)).toEqual(await dumpDatabase(h.db.db));
     } finally {
