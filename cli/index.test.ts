@@ -18,12 +18,12 @@ describe("prite exit codes: commander's own outcomes", () => {
   it.each([
     [
       [],
-      "login, logout, whoami, db, import, answer-keys, export, fsrs, users, seed, exams",
+      "login, logout, whoami, db, import, answer-keys, export, fsrs, users, seed, exams, audit",
       "prite",
     ],
     [["exams"], "create, results, list", "prite exams"],
     [["fsrs"], "optimize", "prite fsrs"],
-    [["users"], "add, list, promote, demote", "prite users"],
+    [["users"], "add, list, reset-link, promote, demote", "prite users"],
     [["answer-keys"], "import, list, apply", "prite answer-keys"],
     [["db"], "migrate, backup, restore", "prite db"],
   ])("a group without its subcommand (%j) is a usage error (2)", async (args, choices, name) => {

@@ -1,5 +1,6 @@
 import { Command, CommanderError } from "commander";
 import { registerAnswerKeyCommands } from "./commands/answer-keys";
+import { registerAuditCommands } from "./commands/audit";
 import { registerAuthCommands } from "./commands/auth";
 import { registerDbCommands } from "./commands/db";
 import { registerExamCommands } from "./commands/exams";
@@ -82,6 +83,7 @@ Examples:
   registerUserCommands(program);
   registerSeedCommands(program);
   registerExamCommands(program);
+  registerAuditCommands(program);
   return program;
 }
 

@@ -125,3 +125,31 @@ test("a regular user has no Admin tab and is sent home from /admin", async ({ pa
   const api = await page.request.get("/api/admin/users");
   expect(api.status()).toBe(403);
 });
+
+test("the audit log on a 375 px phone: a role change by whom, filtered by user and kind", async ({
+  page,
+  admin,
+  newApiContext,
+}) => {
+  await page.setViewportSize({ width: 375, height: 812 });
+  const resident = makeUser({ prefix: "audited" });
+  const other: APIRequestContext = await newApiContext();
+  await trpcMutation(other, "auth.register", { ...resident, confirmPassword: resident.password });
+  await trpcMutation(page.request, "admin.setRole", { username: resident.username, isAdmin: true });
+
+  await page.goto("/admin");
+  await expect(page.getByRole("heading", { name: "Audit Log" })).toBeVisible();
+  await page.getByPlaceholder("Filter by username").fill(resident.username);
+  await page.getByRole("combobox", { name: "Filter by event" }).click();
+  await page.getByRole("option", { name: "Role changed", exact: true }).click();
+  const log = page.getByRole("list", { name: "Audit log" });
+  await expect(log.getByRole("listitem")).toHaveCount(1);
+  await expect(log).toContainText(`${admin.username} → ${resident.username}`);
+  await expect(log).toContainText('{"role":"admin"}');
+  // Readable without sideways scrolling.
+  const overflow = await page.evaluate(
+    () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+  );
+  expect(overflow).toBeLessThanOrEqual(0);
+  await expect(page.getByRole("button", { name: "Older" })).toBeDisabled();
+});

@@ -81,6 +81,17 @@ describe("prite db backup / restore (local mode)", () => {
     expect(JSON.parse(restore.stdout)).toMatchObject({ success: true, migratedAfter: 0 });
     const whoami = await prite("--json", "users", "list");
     expect(whoami.stdout).toContain('"ada"');
+    // `prite audit --json` reads the restore from the restored database's log (issue 33 item 6).
+    const audit = await prite("--json", "audit", "--kind", "backup.restored");
+    expect(audit.code).toBe(0);
+    expect(JSON.parse(audit.stdout)).toMatchObject([
+      { kind: "backup.restored", username: "", ip: "local", detail: { file: "prite.jsonl.gz" } },
+    ]);
+    const badSince = await prite("audit", "--since", "someday");
+    expect([badSince.code, badSince.stderr]).toEqual([
+      2,
+      'Error: --since must be a date, e.g. 2026-11-01 (got "someday").\n',
+    ]);
 
     const again = await prite("db", "restore", file);
     expect([again.code, again.stderr]).toEqual([1, `Error: ${NOT_EMPTY}\n`]);

@@ -9,6 +9,7 @@ import {
   writeBackupFile,
   type BackupResult,
 } from "../../src/server/features/backup/backup.service";
+import { SERVER_ORIGIN } from "../../src/server/features/audit/audit.service";
 import { verifyBackup } from "../../src/server/features/backup/format";
 import {
   restoreBackup,
@@ -26,6 +27,7 @@ export async function backupLocal(opts: GlobalOptions, file: string): Promise<Ba
     const result = await writeBackupFile(handle.db, path.resolve(file), {
       kind: handle.kind,
       now: new Date(),
+      audit: { actor: null, origin: SERVER_ORIGIN },
     });
     return result!;
   } finally {
@@ -82,7 +84,10 @@ export async function restoreLocal(opts: GlobalOptions, file: string): Promise<R
   if (!fs.existsSync(file)) throw new CliError(`No such file: ${file}`);
   const handle = await openDatabase(opts);
   try {
-    return await restoreBackup(handle.db, path.resolve(file));
+    return await restoreBackup(handle.db, path.resolve(file), {
+      origin: SERVER_ORIGIN,
+      at: new Date(),
+    });
   } finally {
     await handle.close();
   }

@@ -25,6 +25,7 @@ import { registerBackupRoute } from "./rest/backup";
 import type { AppConfig } from "./trpc/context";
 import { appRouter, type AppRouter } from "./trpc/router";
 import { BULK_BODY_LIMIT, DEFAULT_BODY_LIMIT } from "./body-limits";
+import { startAuditSweep } from "./features/audit/retention-sweep";
 import { startExamSweep } from "./features/exams/deadline-sweep";
 import { enableStatsCaches } from "./features/stats/stats-caches";
 import { enableDuePageCache } from "./features/study/due-page-cache";
@@ -86,6 +87,8 @@ export interface BuildAppOptions {
    * (tests sweep by hand with a fake clock). The server passes EXAM_SWEEP_INTERVAL_MS.
    */
   examSweepMs?: number;
+  /** AUDIT_RETENTION_DAYS: older audit entries are swept hourly; omitted: never (tests sweep by hand). */
+  auditRetentionDays?: number;
   /** False turns off the due page cache (on by default, both databases; decision 270). */
   duePageCache?: boolean;
   /** False turns off the dashboard's summary cache (on by default, both databases; decision 260). */
@@ -314,6 +317,15 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     });
     // Before the database closes (main.ts closes the app first): a sweep in flight finishes.
     app.addHook("onClose", () => stopSweep());
+  }
+
+  if (opts.auditRetentionDays) {
+    const stopAuditSweep = startAuditSweep(handle.db, {
+      retentionDays: opts.auditRetentionDays,
+      now: opts.now,
+      log: app.log,
+    });
+    app.addHook("onClose", () => stopAuditSweep());
   }
 
   app.get("/api/health", async (_req, reply) => {

@@ -195,6 +195,7 @@ const PROCEDURES: Record<string, Access> = {
   "scores.delete": onPrivate("score", async () => ({ id: await fresh.score() })),
   "admin.users": { kind: "admin" },
   "admin.stats": { kind: "admin" },
+  "admin.audit": { kind: "admin", input: () => ({}) },
   "admin.setRole": {
     kind: "admin",
     input: () => ({ username: other.user.username, isAdmin: false }),

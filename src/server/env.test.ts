@@ -24,6 +24,7 @@ describe("loadEnv", () => {
       WORKERS: 1,
       BACKUP_EVERY: 86_400_000,
       BACKUP_KEEP: 14,
+      AUDIT_RETENTION_DAYS: 365,
       PGLITE_OPTIMIZE_WASM: false,
       OIDC_ALLOWED_DOMAINS: [],
       PASSWORD_SIGN_IN: "on",
@@ -43,6 +44,15 @@ describe("loadEnv", () => {
     expect(() => loadEnv({ BACKUP_KEEP: "0" })).toThrow(
       "BACKUP_KEEP: BACKUP_KEEP must be a whole number of at least 1",
     );
+  });
+
+  it("keeps audit entries AUDIT_RETENTION_DAYS days, a whole number of at least 1 (issue 33)", () => {
+    expect(loadEnv({ AUDIT_RETENTION_DAYS: "30" }).AUDIT_RETENTION_DAYS).toBe(30);
+    for (const bad of ["0", "1.5", "forever"]) {
+      expect(() => loadEnv({ AUDIT_RETENTION_DAYS: bad })).toThrow(
+        "AUDIT_RETENTION_DAYS: AUDIT_RETENTION_DAYS must be a whole number of at least 1",
+      );
+    }
   });
 
   it("keeps PGlite's WebAssembly on the baseline compiler unless PGLITE_OPTIMIZE_WASM says 1 (issue 20 item 4)", () => {

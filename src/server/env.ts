@@ -177,6 +177,8 @@ const ZEnv = z.object({
       return ms;
     }),
   BACKUP_KEEP: positiveInt("BACKUP_KEEP").default(14),
+  // Audit log entries older than this many days are deleted (decision 340).
+  AUDIT_RETENTION_DAYS: positiveInt("AUDIT_RETENTION_DAYS").default(365),
   PGLITE_OPTIMIZE_WASM: z
     .enum(["0", "1", "false", "true"], { error: "PGLITE_OPTIMIZE_WASM must be 0 or 1" })
     .default("0")

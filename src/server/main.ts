@@ -96,6 +96,7 @@ async function runServer(env: Env, logger: Logger, opts: { migrate: boolean }): 
     duePageCache: env.DUE_PAGE_CACHE,
     metricsToken: env.METRICS_TOKEN,
     examSweepMs: EXAM_SWEEP_INTERVAL_MS,
+    auditRetentionDays: env.AUDIT_RETENTION_DAYS,
     webDir: env.WEB_DIST_DIR
       ? path.resolve(env.WEB_DIST_DIR)
       : path.join(projectRoot(), "dist", "web"),

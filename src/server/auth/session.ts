@@ -25,7 +25,7 @@ export function sessionIdFromToken(token: string): string {
 
 /** How stale a session's `lastUsedAt` may grow before a request moves it (one write per this). */
 export const SESSION_LAST_USED_STEP_MS = 5 * 60 * 1000;
-const USER_AGENT_MAX = 256;
+export const USER_AGENT_MAX = 256;
 
 export async function createSession(
   db: Db,

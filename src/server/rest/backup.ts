@@ -6,6 +6,7 @@ import { TRPCError } from "@trpc/server";
 import { getHTTPStatusCodeFromError } from "@trpc/server/http";
 import type { FastifyInstance } from "fastify";
 import type { DbHandle } from "../db/client";
+import { auditMeta } from "../features/audit/audit.service";
 import { writeBackupFile } from "../features/backup/backup.service";
 import { backupFileName } from "../features/backup/schedule";
 import type { HttpContextFactory } from "../http-context";
@@ -28,7 +29,11 @@ export function registerBackupRoute(
       requireAdmin(ctx);
       const now = ctx.now();
       const file = path.join(os.tmpdir(), `prite-backup-${crypto.randomUUID()}.jsonl.gz`);
-      await writeBackupFile(handle.db, file, { kind: handle.kind, now });
+      await writeBackupFile(handle.db, file, {
+        kind: handle.kind,
+        now,
+        audit: { actor: ctx.user, origin: auditMeta(ctx).origin },
+      });
       const stream = fs.createReadStream(file);
       stream.on("close", () => fs.rm(file, { force: true }, () => {}));
       return reply

@@ -116,6 +116,7 @@ export function registerOidcRoutes(app: FastifyInstance, opts: OidcRouteOptions)
     const resolution = await resolveSsoSignIn(db, claims, settings.allowedDomains, {
       now: now(),
       userAgent: req.headers["user-agent"] ?? "",
+      ip: req.ip,
     });
     if (resolution.kind === "refused") return refuse(reply, resolution.outcome);
     if (resolution.kind === "signed-in") {

@@ -7,3 +7,4 @@ export * from "./exams";
 export * from "./media";
 export * from "./stats";
 export * from "./oidc";
+export * from "./audit";

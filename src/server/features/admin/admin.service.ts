@@ -1,4 +1,5 @@
 import { asc, count, eq, sql } from "drizzle-orm";
+import { recordAudit, type AuditMeta } from "../audit/audit.service";
 import { TRPCError } from "@trpc/server";
 import { ACTIVE_USER_DAYS, PGY_LEVELS } from "../../../core/constants";
 import type { Db } from "../../db/client";
@@ -131,9 +132,11 @@ export interface SetRoleResult {
  */
 export async function setUserRole(
   db: Db,
-  callerId: string,
+  caller: { id: string; username: string },
   input: { username: string; isAdmin: boolean },
+  meta: AuditMeta,
 ): Promise<SetRoleResult> {
+  const callerId = caller.id;
   const changed = await db.transaction(async (tx) => {
     const admins = await tx
       .select({ id: users.id })
@@ -141,7 +144,7 @@ export async function setUserRole(
       .where(eq(users.isAdmin, true))
       .for("update");
     const [target] = await tx
-      .select({ id: users.id, isAdmin: users.isAdmin })
+      .select({ id: users.id, username: users.username, isAdmin: users.isAdmin })
       .from(users)
       .where(sql`lower(${users.username}) = lower(${input.username})`)
       .limit(1);
@@ -151,6 +154,13 @@ export async function setUserRole(
       throw new TRPCError({ code: "CONFLICT", message: ADMIN_MESSAGES.LAST_ADMIN });
     }
     await tx.update(users).set({ isAdmin: input.isAdmin }).where(eq(users.id, target.id));
+    await recordAudit(tx, {
+      kind: "role.changed",
+      actor: caller,
+      target,
+      detail: { role: input.isAdmin ? "admin" : "user" },
+      ...meta,
+    });
     return { id: target.id, changed: true };
   });
   // The one changed row, with its own question count only (not every user's statistics).

@@ -5,6 +5,7 @@ import {
   ZRegisterInput,
   ZResetPasswordInput,
 } from "../../../core/schemas";
+import { auditMeta } from "../audit/audit.service";
 import { LOCAL_CALLER_IP } from "../../trpc/context";
 import { protectedProcedure, publicProcedure, router } from "../../trpc/init";
 import { loadUserJson } from "../users/user-json";
@@ -79,6 +80,7 @@ export const authRouter = router({
     requestPasswordReset(ctx.db, input.email, {
       now: ctx.now(),
       ip: ctx.ip,
+      userAgent: ctx.userAgent,
       limits: ctx.config.throttle,
       mailer: ctx.config.mailer,
       publicUrl: ctx.config.publicUrl,
@@ -89,7 +91,7 @@ export const authRouter = router({
 
   resetPassword: publicProcedure
     .input(ZResetPasswordInput)
-    .mutation(({ ctx, input }) => resetPassword(ctx.db, input, { now: ctx.now() })),
+    .mutation(({ ctx, input }) => resetPassword(ctx.db, input, auditMeta(ctx))),
 
   sessions: protectedProcedure.query(({ ctx }) =>
     listSessions(ctx.db, ctx.user.id, ctx.session.id, ctx.now()),

@@ -14,6 +14,7 @@ import {
 import type { Db } from "../../db/client";
 import { users, type UserRow } from "../../db/schema";
 import { AppError } from "../../errors";
+import { recordSignIn } from "../audit/audit.service";
 
 export const INVALID_CREDENTIALS = "Invalid username or password";
 export const USERNAME_TAKEN = "Username is already taken";
@@ -158,6 +159,8 @@ export async function loginUser(
       .set({ lastLogin: meta.now, timeZone })
       .where(eq(users.id, user.id))
       .returning();
+    const origin = { ip: meta.ip, userAgent: meta.userAgent ?? "" };
+    await recordSignIn(tx, user, origin, meta.now, "password");
     const { token, session } = await createSession(tx, user.id, meta.now, meta.userAgent);
     return { user: updated!, token, expiresAt: session.expiresAt };
   });

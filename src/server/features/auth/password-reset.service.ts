@@ -11,6 +11,12 @@ import type { Db } from "../../db/client";
 import { passwordResetTokens, sessions, users } from "../../db/schema";
 import { AppError } from "../../errors";
 import type { Mailer } from "../../mail/mailer";
+import {
+  recordAudit,
+  type AuditMeta,
+  type AuditOrigin,
+  type AuditUser,
+} from "../audit/audit.service";
 
 /** A link asked for by email is short-lived; one an admin hands over must survive until it is read. */
 export const EMAIL_RESET_LIFETIME_MS = 30 * 60 * 1000;
@@ -70,6 +76,7 @@ export async function requestPasswordReset(
     mailer: Mailer | null;
     publicUrl: string | null;
     onMailError?: (err: unknown) => void;
+    userAgent: string;
   },
 ): Promise<{ success: true; message: string }> {
   const { mailer, publicUrl } = meta;
@@ -84,7 +91,17 @@ export async function requestPasswordReset(
     .where(sql`lower(${users.email}) = ${emailKey}`)
     .limit(1);
   if (user) {
-    const { token } = await createResetToken(db, user.id, "email", meta.now);
+    const { token } = await db.transaction(async (tx) => {
+      await recordAudit(tx, {
+        kind: "password_reset.requested",
+        actor: null,
+        target: user,
+        detail: { by: "email" },
+        origin: { ip: meta.ip, userAgent: meta.userAgent },
+        at: meta.now,
+      });
+      return createResetToken(tx, user.id, "email", meta.now);
+    });
     const link = `${publicUrl}${resetLinkPath(token)}`;
     void mailer
       .send({
@@ -112,7 +129,7 @@ export async function requestPasswordReset(
 export async function createAdminResetLink(
   db: Db,
   username: string,
-  meta: { now: Date; publicUrl: string | null },
+  meta: { now: Date; publicUrl: string | null; actor: AuditUser; origin: AuditOrigin },
 ): Promise<{ username: string; path: string; url: string | null; expiresAt: Date }> {
   const [user] = await db
     .select({ id: users.id, username: users.username })
@@ -120,7 +137,16 @@ export async function createAdminResetLink(
     .where(sql`lower(${users.username}) = lower(${username.trim()})`)
     .limit(1);
   if (!user) throw new AppError("NOT_FOUND", "User not found");
-  const { token, expiresAt } = await createResetToken(db, user.id, "admin", meta.now);
+  const { token, expiresAt } = await db.transaction(async (tx) => {
+    await recordAudit(tx, {
+      kind: "password_reset.link_created",
+      actor: meta.actor,
+      target: user,
+      origin: meta.origin,
+      at: meta.now,
+    });
+    return createResetToken(tx, user.id, "admin", meta.now);
+  });
   const path = resetLinkPath(token);
   return {
     username: user.username,
@@ -139,13 +165,13 @@ export async function createAdminResetLink(
 export async function resetPassword(
   db: Db,
   input: TResetPasswordInput,
-  meta: { now: Date },
+  meta: AuditMeta,
 ): Promise<{ success: true; message: string }> {
   const id = tokenHash(input.token);
   const [live] = await db
     .select({ userId: passwordResetTokens.userId })
     .from(passwordResetTokens)
-    .where(and(eq(passwordResetTokens.id, id), gt(passwordResetTokens.expiresAt, meta.now)))
+    .where(and(eq(passwordResetTokens.id, id), gt(passwordResetTokens.expiresAt, meta.at)))
     .limit(1);
   if (!live) throw new AppError("BAD_REQUEST", RESET_LINK_INVALID);
   if (await isCommonPassword(input.password)) {
@@ -155,10 +181,20 @@ export async function resetPassword(
   await db.transaction(async (tx) => {
     const [taken] = await tx
       .delete(passwordResetTokens)
-      .where(and(eq(passwordResetTokens.id, id), gt(passwordResetTokens.expiresAt, meta.now)))
-      .returning({ userId: passwordResetTokens.userId });
+      .where(and(eq(passwordResetTokens.id, id), gt(passwordResetTokens.expiresAt, meta.at)))
+      .returning({ userId: passwordResetTokens.userId, kind: passwordResetTokens.kind });
     if (!taken) throw new AppError("BAD_REQUEST", RESET_LINK_INVALID);
-    await tx.update(users).set({ passwordHash }).where(eq(users.id, taken.userId));
+    const [account] = await tx
+      .update(users)
+      .set({ passwordHash })
+      .where(eq(users.id, taken.userId))
+      .returning({ id: users.id, username: users.username });
+    await recordAudit(tx, {
+      kind: "password_reset.completed",
+      actor: account ?? null,
+      detail: { link: taken.kind },
+      ...meta,
+    });
     await invalidateUserSessions(tx, taken.userId);
     await tx.delete(passwordResetTokens).where(eq(passwordResetTokens.userId, taken.userId));
   });

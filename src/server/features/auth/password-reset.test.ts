@@ -11,6 +11,7 @@ import { createHarness, type Harness, type TestUser } from "../../test/harness";
 import { resetTokenIn, startTestSmtp, type TestSmtp } from "../../test/smtp";
 import { createContextInner } from "../../trpc/context";
 import { createCaller } from "../../trpc/router";
+import { listAudit } from "../audit/audit.service";
 import { FORGOT_PASSWORD_MIN_MS, MAIL_NOT_CONFIGURED } from "./password-reset.service";
 
 /**
@@ -95,6 +96,15 @@ describe("Forgot password?", () => {
     expect(mail.raw).toContain(`${PUBLIC_URL}/reset-password?token=`);
     const token = resetTokenIn(mail);
     expect(Buffer.from(token, "base64url")).toHaveLength(32);
+    // Recorded for the account (issue 33 item 6), with where the request came from.
+    const [requested] = (
+      await listAudit(h.db.db, {
+        kind: "password_reset.requested",
+        username: u.user.username,
+        limit: 5,
+      })
+    ).entries;
+    expect(requested).toMatchObject({ targetUsername: u.user.username, ip: "local" });
     // Only the token's hash is stored.
     const stored = await h.db.db.select().from(passwordResetTokens);
     expect(stored.map((r) => r.id)).not.toContain(token);

@@ -21,6 +21,7 @@ import type { Db } from "../../db/client";
 import { oidcIdentities, users, type UserRow } from "../../db/schema";
 import { AppError } from "../../errors";
 import { LOCAL_CALLER_IP, type Context } from "../../trpc/context";
+import { recordSignIn } from "../audit/audit.service";
 import { registerUser, signInThrottledMessage, validTimeZone } from "./auth.service";
 
 /**
@@ -53,6 +54,8 @@ interface SignInMeta {
   timeZone?: string | null;
   /** Shown in Settings' list of active sessions. */
   userAgent?: string;
+  /** The caller's address as the server sees it, for the audit log. */
+  ip?: string;
 }
 
 /**
@@ -185,11 +188,15 @@ export async function linkSsoAccount(
 
 async function startSession(db: Db, user: UserRow, meta: SignInMeta) {
   const timeZone = validTimeZone(meta.timeZone) ?? user.timeZone;
-  const [updated] = await db
-    .update(users)
-    .set({ lastLogin: meta.now, timeZone })
-    .where(eq(users.id, user.id))
-    .returning();
-  const { token, session } = await createSession(db, user.id, meta.now, meta.userAgent);
-  return { user: updated!, token, expiresAt: session.expiresAt };
+  return db.transaction(async (tx) => {
+    const [updated] = await tx
+      .update(users)
+      .set({ lastLogin: meta.now, timeZone })
+      .where(eq(users.id, user.id))
+      .returning();
+    const origin = { ip: meta.ip ?? "", userAgent: meta.userAgent ?? "" };
+    await recordSignIn(tx, user, origin, meta.now, "sso");
+    const { token, session } = await createSession(tx, user.id, meta.now, meta.userAgent);
+    return { user: updated!, token, expiresAt: session.expiresAt };
+  });
 }

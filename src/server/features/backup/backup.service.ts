@@ -13,6 +13,7 @@ import {
   tableColumns,
   useCanonicalText,
 } from "./catalog";
+import { recordAudit, type AuditOrigin, type AuditUser } from "../audit/audit.service";
 import { BACKUP_FORMAT, BACKUP_VERSION, BackupWriter, type BackupHeader } from "./format";
 
 /** Rows fetched per round trip: a batch of rows is all the memory a backup holds. */
@@ -34,6 +35,11 @@ export interface WriteBackupOptions {
    * scheduled backup takes a lock here and looks whether another process just took one).
    */
   proceed?: (tx: Db) => Promise<boolean>;
+  /**
+   * Who asked, for the audit log; written once the file is whole (the snapshot's transaction is read
+   * only). Omitted: not recorded (tests that compare databases).
+   */
+  audit?: { actor: AuditUser | null; origin: AuditOrigin; detail?: Record<string, unknown> };
 }
 
 /** The tag of the migration with this folder time, from this release's journal. */
@@ -134,6 +140,15 @@ export async function writeBackupFile(
       open: () => (stream = fs.createWriteStream(partial, { mode: 0o600 })),
     });
     if (result) fs.renameSync(partial, file);
+    if (result && opts.audit) {
+      await recordAudit(db, {
+        kind: "backup.taken",
+        actor: opts.audit.actor,
+        detail: { tables: result.tables, rows: result.rows, ...opts.audit.detail },
+        origin: opts.audit.origin,
+        at: opts.now,
+      });
+    }
     return result;
   } catch (err) {
     stream?.destroy();

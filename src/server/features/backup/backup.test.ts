@@ -14,6 +14,7 @@ import { createHarness, type Harness, type TestUser } from "../../test/harness";
 import { storeMedia } from "../media/media.service";
 import { seedSynthetic } from "../seed/synthetic";
 import { addQuestion } from "../study/test-fixtures";
+import { listAudit, SERVER_ORIGIN } from "../audit/audit.service";
 import { writeBackupFile } from "./backup.service";
 import { publicTables } from "./catalog";
 import { DamagedBackupError, verifyBackup } from "./format";
@@ -31,6 +32,7 @@ let tmp: string;
 let full: string;
 const engine = process.env.TEST_DATABASE_URL ? "postgres" : "pglite";
 const NOW = new Date("2026-11-27T12:00:00.000Z");
+const BY_TEST = { origin: SERVER_ORIGIN, at: NOW };
 
 const gunzip = (file: string) => zlib.gunzipSync(fs.readFileSync(file)).toString("utf8");
 const gzipTo = (file: string, text: string) => fs.writeFileSync(file, zlib.gzipSync(text));
@@ -131,13 +133,15 @@ describe(`backup and restore (${engine})`, () => {
     try {
       const truncated = path.join(tmp, "truncated.jsonl.gz");
       fs.writeFileSync(truncated, fs.readFileSync(full).subarray(0, -200));
-      await expect(restoreBackup(target.db, truncated)).rejects.toBeInstanceOf(DamagedBackupError);
+      await expect(restoreBackup(target.db, truncated, BY_TEST)).rejects.toBeInstanceOf(
+        DamagedBackupError,
+      );
 
       const text = gunzip(full);
       const altered = path.join(tmp, "altered.jsonl.gz");
       gzipTo(altered, text.replace('"0.87"', '"0.88"'));
       expect(text).toContain('"0.87"');
-      await expect(restoreBackup(target.db, altered)).rejects.toThrow(
+      await expect(restoreBackup(target.db, altered, BY_TEST)).rejects.toThrow(
         "The backup file is damaged or incomplete (its checksum does not match its content); nothing was restored.",
       );
 
@@ -148,10 +152,14 @@ describe(`backup and restore (${engine})`, () => {
       trailer.trailer.sha256 = crypto.createHash("sha256").update(body).digest("hex");
       const unloadable = path.join(tmp, "unloadable.jsonl.gz");
       gzipTo(unloadable, `${body}${JSON.stringify(trailer)}\n`);
-      await expect(restoreBackup(target.db, unloadable)).rejects.toThrow();
+      await expect(restoreBackup(target.db, unloadable, BY_TEST)).rejects.toThrow();
       expect(await isUntouched(target.db)).toBe(true);
 
-      const result = await restoreBackup(target.db, full);
+      const result = await restoreBackup(target.db, full, BY_TEST);
+      // Recorded in the restored database, in the restore's transaction (issue 33 item 6).
+      const [restored] = (await listAudit(target.db, { kind: "backup.restored", limit: 5 }))
+        .entries;
+      expect(restored).toMatchObject({ ip: "local", detail: { file: path.basename(full) } });
       expect(result).toMatchObject({ migratedAfter: 0, rows: (await verifyBackup(full)).rows });
       expect(await dumpDatabase(target.db)).toEqual(await dumpDatabase(h.db.db));
     } finally {
@@ -166,11 +174,11 @@ describe(`backup and restore (${engine})`, () => {
       const embedded = await unmigratedDb("pglite");
       const back = await unmigratedDb("postgres");
       try {
-        await restoreBackup(embedded.db, full);
+        await restoreBackup(embedded.db, full, BY_TEST);
         expect(await dumpDatabase(embedded.db)).toEqual(source);
         const again = path.join(tmp, "from-pglite.jsonl.gz");
         await writeBackupFile(embedded.db, again, { kind: "pglite", now: NOW });
-        await restoreBackup(back.db, again);
+        await restoreBackup(back.db, again, BY_TEST);
         expect(await dumpDatabase(back.db)).toEqual(source);
       } finally {
         await embedded.close();
@@ -185,7 +193,7 @@ describe(`backup and restore (${engine})`, () => {
       await target.db.execute(
         sql`insert into login_attempts (username_key, ip) values ('x', '1.2.3.4')`,
       );
-      await restoreBackup(target.db, full);
+      await restoreBackup(target.db, full, BY_TEST);
       expect(await dumpDatabase(target.db)).toEqual(await dumpDatabase(h.db.db));
       // The restored sequences go on after the restored rows.
       await target.db.execute(
@@ -198,7 +206,7 @@ describe(`backup and restore (${engine})`, () => {
 
   it("refuses a database with accounts, with a message, writing nothing", async () => {
     const before = await databaseSnapshot(h.db.db);
-    await expect(restoreBackup(h.db.db, full)).rejects.toThrow(NOT_EMPTY);
+    await expect(restoreBackup(h.db.db, full, BY_TEST)).rejects.toThrow(NOT_EMPTY);
     expect(await databaseSnapshot(h.db.db)).toBe(before);
   });
 
@@ -228,14 +236,14 @@ describe(`backup and restore (${engine})`, () => {
 
       const migrated = await createTestDb();
       try {
-        await expect(restoreBackup(migrated.db, file)).rejects.toThrow(
+        await expect(restoreBackup(migrated.db, file, BY_TEST)).rejects.toThrow(
           "The database is already migrated past this backup's schema",
         );
       } finally {
         await migrated.close();
       }
 
-      expect(await restoreBackup(target.db, file)).toMatchObject({
+      expect(await restoreBackup(target.db, file, BY_TEST)).toMatchObject({
         migratedAfter: migrations.length - at,
         rows: 3,
       });
@@ -277,7 +285,7 @@ describe(`backup and restore (${engine})`, () => {
 
     const target = await createTestDb();
     try {
-      await restoreBackup(target.db, file);
+      await restoreBackup(target.db, file, BY_TEST);
       const [row] = await queryRows<{ kept: number | null; counted: number; correct: number }>(
         target.db,
         sql`select (select answered from answer_totals where user_id = ${writer.user.id}) as kept,

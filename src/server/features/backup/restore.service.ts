@@ -1,3 +1,4 @@
+import path from "node:path";
 import { sql } from "drizzle-orm";
 import { readMigrationFiles, type MigrationMeta } from "drizzle-orm/migrator";
 import type { Db } from "../../db/client";
@@ -11,6 +12,7 @@ import {
   useCanonicalText,
   type Column,
 } from "./catalog";
+import { recordAudit, type AuditMeta } from "../audit/audit.service";
 import { readBackup, verifyBackup, type BackupHeader, type TableSection } from "./format";
 
 /** Rows (or bytes of their text) sent per INSERT. */
@@ -112,7 +114,7 @@ async function columnsFor(tx: Db, section: TableSection): Promise<Column[]> {
  * and a first start write (kept figures, sign-in attempts), loaded with triggers off (the kept figures
  * come from the file), its sequences set, and migrated the rest of the way. Any error rolls it all back.
  */
-export async function restoreBackup(db: Db, file: string): Promise<RestoreResult> {
+export async function restoreBackup(db: Db, file: string, meta: AuditMeta): Promise<RestoreResult> {
   const { header } = await verifyBackup(file);
   const migrations = readMigrationFiles({ migrationsFolder: migrationsFolder() });
   const backupAt = backupPosition(header, migrations);
@@ -164,6 +166,12 @@ export async function restoreBackup(db: Db, file: string): Promise<RestoreResult
       await tx.execute(sql.raw(`alter table public.${ident(t)} enable trigger user`));
     const later = migrations.slice(backupAt);
     await migrateWithin(tx, later);
+    await recordAudit(tx, {
+      kind: "backup.restored",
+      actor: null,
+      detail: { file: path.basename(file), rows, schema: header.schema.migration },
+      ...meta,
+    });
     return {
       tables: header.tables.length,
       rows,

@@ -3,6 +3,7 @@ import path from "node:path";
 import { sql } from "drizzle-orm";
 import type { Db, DbHandle } from "../../db/client";
 import { queryRows } from "../../db/raw";
+import { SERVER_ORIGIN } from "../audit/audit.service";
 import { writeBackupFile } from "./backup.service";
 
 /** The advisory lock the server processes sharing a database take a scheduled backup under. */
@@ -67,6 +68,7 @@ export async function backupIfDue(opts: ScheduleOptions): Promise<string | null>
   const result = await writeBackupFile(opts.handle.db, file, {
     kind: opts.handle.kind,
     now,
+    audit: { actor: null, origin: SERVER_ORIGIN, detail: { scheduled: true } },
     proceed: async (tx: Db) => {
       const [lock] = await queryRows<{ ok: boolean }>(
         tx,

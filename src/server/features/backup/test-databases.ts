@@ -82,7 +82,10 @@ export async function dumpDatabase(db: Db): Promise<Record<string, string[]>> {
       const rows = await queryRows<{ line: string }>(
         tx,
         sql.raw(
-          `select to_json(array[${values}]::text[])::text as line from public.${ident(table)}`,
+          `select to_json(array[${values}]::text[])::text as line from public.${ident(table)}${
+            // The backups and restores being compared record themselves after the snapshot.
+            table === "audit_events" ? ` where kind not like 'backup.%'` : ""
+          }`,
         ),
       );
       out[table] = rows.map((r) => r.line).sort();

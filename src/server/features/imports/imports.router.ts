@@ -1,4 +1,5 @@
 import { protectedProcedure, router } from "../../trpc/init";
+import { auditMeta } from "../audit/audit.service";
 import { checkDuplicates, commitImport } from "./imports.service";
 import { storeMedia } from "../media/media.service";
 import {
@@ -30,6 +31,6 @@ export const importsRouter = router({
   commit: protectedProcedure
     .input(ZCommitRequest)
     .mutation(({ ctx, input }) =>
-      commitImport(ctx.db, ctx.user.id, input as TCommitRequest, ctx.now()),
+      commitImport(ctx.db, ctx.user, input as TCommitRequest, auditMeta(ctx)),
     ),
 });

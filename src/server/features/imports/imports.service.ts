@@ -3,6 +3,7 @@
  * shows and, when asked, the Anki progress it carries. The duplicate check is duplicate-check.service.ts.
  */
 import { and, eq, inArray, sql } from "drizzle-orm";
+import { recordAudit, type AuditMeta } from "../audit/audit.service";
 import { FLASHCARD, yearRangeError } from "../../../core/constants";
 import {
   ZBulkQuestionItem,
@@ -108,10 +109,12 @@ function htmlIsBlank(html: string): boolean {
  */
 export async function commitImport(
   db: Db,
-  userId: string,
+  user: { id: string; username: string },
   input: TCommitRequest,
-  now: Date,
+  meta: AuditMeta,
 ): Promise<CommitResult> {
+  const userId = user.id;
+  const now = meta.at;
   const items = validateItems(input, now);
   const counts = { merged: 0, imported: 0, skipped: 0, duplicates: 0 };
   input.items.forEach((item) => {
@@ -224,6 +227,7 @@ export async function commitImport(
 
     // Creates: multi-row inserts.
     const createIndexes = input.items.flatMap((item, i) => (item.action === "create" ? [i] : []));
+    const visibility = { public: 0, private: 0 };
     if (createIndexes.length > 0) {
       const fallbackPublic = input.isPublic ?? (await profileDefaultPublic(tx, userId));
       for (let start = 0; start < createIndexes.length; start += COMMIT_CHUNK) {
@@ -274,6 +278,7 @@ export async function commitImport(
             updatedAt: now,
           };
         });
+        for (const v of values) visibility[v.isPublic ? "public" : "private"]++;
         const inserted = await tx.insert(questions).values(values).returning({ id: questions.id });
         chunk.forEach((i, k) => {
           const id = inserted[k]!.id;
@@ -286,6 +291,17 @@ export async function commitImport(
     }
 
     await saveImages(tx, newImages);
+    await recordAudit(tx, {
+      kind: "import.committed",
+      actor: user,
+      detail: {
+        imported: counts.imported,
+        merged: counts.merged,
+        skipped: counts.skipped,
+        ...visibility,
+      },
+      ...meta,
+    });
     if (input.keepProgress === true) {
       progressKept = await saveProgress(tx, userId, progressOf, now);
     }

@@ -18,6 +18,7 @@ import { deleteAccount, resetStudyProgress } from "../users/users.service";
 import { loadStudyRollups } from "./rollups";
 import { comparativeStats, studySummary } from "./stats.service";
 import { comparativeFromLog, studyStatsFromLog } from "./whole-log";
+import { SERVER_ORIGIN } from "../audit/audit.service";
 
 let h: Harness;
 beforeAll(async () => {
@@ -368,7 +369,7 @@ async function play(db: Db, ops: readonly Op[]) {
       case "deleteUser":
         if (qs.some(Boolean) && o.user !== 0) {
           // The questions belong to user 0, who stays.
-          await deleteAccount(db, user!);
+          await deleteAccount(db, user!, { origin: SERVER_ORIGIN, at: new Date() });
           ids[o.user] = null;
         }
         break;

@@ -1,4 +1,5 @@
 import { ZProfileInput, ZSettingsInput } from "../../../core/schemas";
+import { auditMeta } from "../audit/audit.service";
 import { protectedProcedure, router } from "../../trpc/init";
 import { ANKI_EXPORT_MESSAGES, exportAnkiPackage } from "./anki-export.service";
 import { loadUserJson } from "./user-json";
@@ -63,7 +64,7 @@ export const usersRouter = router({
   }),
 
   deleteAccount: protectedProcedure.mutation(async ({ ctx }) => {
-    await deleteAccount(ctx.db, ctx.user.id);
+    await deleteAccount(ctx.db, ctx.user.id, auditMeta(ctx));
     ctx.clearSessionCookie();
     return { success: true as const, message: USER_MESSAGES.ACCOUNT_DELETED };
   }),

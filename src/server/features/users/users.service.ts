@@ -1,4 +1,5 @@
 import { and, asc, eq, ne, sql } from "drizzle-orm";
+import { recordAudit, type AuditMeta } from "../audit/audit.service";
 import type { TProfileInput, TSettingsInput } from "../../../core/schemas";
 import { invalidateUserSessions } from "../../auth/session";
 import type { Db } from "../../db/client";
@@ -220,7 +221,7 @@ export async function resetStudyProgress(db: Db, userId: string): Promise<void> 
  * study data, scores, answer keys, sign-in throttling records and the questions the user created
  * (with other users' progress on them, which cannot outlive the questions).
  */
-export async function deleteAccount(db: Db, userId: string): Promise<void> {
+export async function deleteAccount(db: Db, userId: string, meta: AuditMeta): Promise<void> {
   await db.transaction(async (tx) => {
     const [row] = await tx
       .select({ username: users.username })
@@ -228,6 +229,12 @@ export async function deleteAccount(db: Db, userId: string): Promise<void> {
       .where(eq(users.id, userId))
       .for("update");
     if (!row) throw new AppError("UNAUTHORIZED", USER_MESSAGES.USER_NOT_FOUND);
+    // Written first: the foreign key keeps the entry, with the username, when the row goes.
+    await recordAudit(tx, {
+      kind: "account.deleted",
+      actor: { id: userId, username: row.username },
+      ...meta,
+    });
     await invalidateUserSessions(tx, userId);
     await tx.delete(reviews).where(eq(reviews.userId, userId));
     await tx.delete(studyStates).where(eq(studyStates.userId, userId));

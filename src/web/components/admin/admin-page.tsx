@@ -2,6 +2,7 @@ import { Alert } from "@/web/components/ui/alert";
 import { PageHeader } from "@/web/components/layout/page-header";
 import { useSessionUser } from "@/web/lib/session";
 import { AdminDashboard } from "./admin-dashboard";
+import { AuditLogCard } from "./audit-log-card";
 import { MockExamsCard } from "./mock-exams-card";
 
 export function AdminPage() {
@@ -19,6 +20,7 @@ export function AdminPage() {
       <PageHeader title="Admin Dashboard" />
       <AdminDashboard />
       <MockExamsCard />
+      <AuditLogCard />
     </>
   );
 }
