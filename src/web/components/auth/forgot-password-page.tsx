@@ -2,9 +2,8 @@ import { Link } from "@tanstack/react-router";
 import { useState, type FormEvent } from "react";
 import { useBanner } from "@/web/components/ui/alert";
 import { Button } from "@/web/components/ui/button";
-import { Input } from "@/web/components/ui/input";
-import { Label } from "@/web/components/ui/label";
 import { errorMessage, trpc } from "@/web/lib/trpc";
+import { EmailField } from "./account-fields";
 import { AuthLayout } from "./auth-layout";
 
 export const LINK_CLASS =
@@ -48,20 +47,7 @@ export function ForgotPasswordPage() {
           Enter the email address of your account and we will send you a link to choose a new
           password. No email? Your program&apos;s administrator can give you a reset link.
         </p>
-        <div className="flex flex-col gap-2">
-          <Label htmlFor="forgot-email">Email</Label>
-          <Input
-            id="forgot-email"
-            name="email"
-            type="email"
-            autoComplete="email"
-            autoCapitalize="none"
-            spellCheck={false}
-            required
-            value={email}
-            onChange={(event) => setEmail(event.target.value)}
-          />
-        </div>
+        <EmailField id="forgot-email" required value={email} onValueChange={setEmail} />
         <Button type="submit" size="lg" busy={forgot.isPending} className="w-full">
           {forgot.isPending ? "Sending..." : "Send Reset Link"}
         </Button>

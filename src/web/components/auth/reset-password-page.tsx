@@ -4,9 +4,8 @@ import { LIMITS } from "@/core/constants";
 import { PasswordStrengthMeter } from "@/web/components/auth/password-strength";
 import { Alert, useBanner } from "@/web/components/ui/alert";
 import { Button } from "@/web/components/ui/button";
-import { Input } from "@/web/components/ui/input";
-import { Label } from "@/web/components/ui/label";
 import { errorMessage, trpc } from "@/web/lib/trpc";
+import { PasswordField } from "./account-fields";
 import { AuthLayout } from "./auth-layout";
 import { LINK_CLASS } from "./forgot-password-page";
 
@@ -66,35 +65,26 @@ export function ResetPasswordPage({ token }: { token: string }) {
           aria-label="Reset password"
         >
           {banner}
-          <div className="flex flex-col gap-2">
-            <Label htmlFor="reset-password">New Password</Label>
-            <Input
-              id="reset-password"
-              name="password"
-              type="password"
-              autoComplete="new-password"
-              required
-              aria-describedby="reset-password-hint"
-              value={password}
-              onChange={(event) => setPassword(event.target.value)}
-            />
-            <p id="reset-password-hint" className="text-xs text-muted-foreground">
-              At least {LIMITS.PASSWORD_MIN} characters.
-            </p>
-            <PasswordStrengthMeter password={password} />
-          </div>
-          <div className="flex flex-col gap-2">
-            <Label htmlFor="reset-confirm-password">Confirm New Password</Label>
-            <Input
-              id="reset-confirm-password"
-              name="confirmPassword"
-              type="password"
-              autoComplete="new-password"
-              required
-              value={confirmPassword}
-              onChange={(event) => setConfirmPassword(event.target.value)}
-            />
-          </div>
+          <PasswordField
+            id="reset-password"
+            label="New Password"
+            name="password"
+            autoComplete="new-password"
+            required
+            hint={<>At least {LIMITS.PASSWORD_MIN} characters.</>}
+            after={<PasswordStrengthMeter password={password} />}
+            value={password}
+            onValueChange={setPassword}
+          />
+          <PasswordField
+            id="reset-confirm-password"
+            label="Confirm New Password"
+            name="confirmPassword"
+            autoComplete="new-password"
+            required
+            value={confirmPassword}
+            onValueChange={setConfirmPassword}
+          />
           <Button type="submit" size="lg" busy={reset.isPending} className="w-full">
             {reset.isPending ? "Resetting..." : "Reset Password"}
           </Button>

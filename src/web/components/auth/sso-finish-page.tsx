@@ -3,12 +3,12 @@ import { Link, useNavigate } from "@tanstack/react-router";
 import { useState, type FormEvent, type ReactNode } from "react";
 import { useBanner } from "@/web/components/ui/alert";
 import { Button } from "@/web/components/ui/button";
-import { Input } from "@/web/components/ui/input";
 import { Label } from "@/web/components/ui/label";
 import { OptionSelect } from "@/web/components/ui/select";
 import { FullScreenSpinner } from "@/web/components/ui/spinner";
 import { PGY_LEVEL_OPTIONS } from "@/web/lib/options";
 import { browserTimeZone, trpc, type SessionUser } from "@/web/lib/trpc";
+import { PasswordField, UsernameField } from "./account-fields";
 import { AuthLayout } from "./auth-layout";
 
 /** What the server's callback left for this screen (issue 33). */
@@ -150,20 +150,7 @@ function CompleteForm({ pending }: { pending: PendingSso }) {
       <p className="text-sm text-muted-foreground">
         Signed in with {pending.providerName} as {pending.email}.
       </p>
-      <div className="flex flex-col gap-2">
-        <Label htmlFor="sso-username">Username</Label>
-        <Input
-          id="sso-username"
-          name="username"
-          autoComplete="username"
-          autoCapitalize="none"
-          autoCorrect="off"
-          spellCheck={false}
-          required
-          value={username}
-          onChange={(event) => setUsername(event.target.value)}
-        />
-      </div>
+      <UsernameField id="sso-username" required value={username} onValueChange={setUsername} />
       <div className="flex flex-col gap-2">
         <Label htmlFor="sso-pgy">PGY Level</Label>
         <OptionSelect
@@ -227,18 +214,15 @@ function LinkForm({ pending }: { pending: PendingSso }) {
         An account with the email {pending.email} already exists. Enter its password once to sign in
         with {pending.providerName} from now on.
       </p>
-      <div className="flex flex-col gap-2">
-        <Label htmlFor="sso-link-password">Password</Label>
-        <Input
-          id="sso-link-password"
-          name="password"
-          type="password"
-          autoComplete="current-password"
-          required
-          value={password}
-          onChange={(event) => setPassword(event.target.value)}
-        />
-      </div>
+      <PasswordField
+        id="sso-link-password"
+        label="Password"
+        name="password"
+        autoComplete="current-password"
+        required
+        value={password}
+        onValueChange={setPassword}
+      />
       <Button type="submit" size="lg" busy={busy} className="mt-2 w-full">
         Link and sign in
       </Button>
