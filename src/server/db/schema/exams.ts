@@ -13,7 +13,7 @@ import {
   uuid,
 } from "drizzle-orm/pg-core";
 import { questions } from "./questions";
-import { users } from "./users";
+import { programs, users } from "./users";
 
 /**
  * A shared mock exam (issue 16 item 6): a fixed set of public questions and the settings every taker
@@ -36,6 +36,8 @@ export const mockExams = pgTable(
     secondsPerQuestion: integer().notNull(),
     seed: bigint({ mode: "number" }).notNull(),
     closed: boolean().notNull().default(false),
+    /** Set when a program director gave it (issue 32): drawn from that program's bank and public questions. */
+    programId: uuid().references(() => programs.id, { onDelete: "cascade" }),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [

@@ -8,3 +8,4 @@ export * from "./media";
 export * from "./stats";
 export * from "./oidc";
 export * from "./audit";
+export * from "./programs";

@@ -25,7 +25,7 @@ export function hasAnswerKey(columns: {
 }): SQL {
   return sql`(${columns.questionType} = 'flashcard' or cardinality(${columns.correctAnswers}) > 0 or ${columns.correctAnswer} <> '')`;
 }
-import { users } from "./users";
+import { programs, users } from "./users";
 
 export const questions = pgTable(
   "questions",
@@ -56,6 +56,15 @@ export const questions = pgTable(
     year: integer().notNull(),
     number: integer(),
     isPublic: boolean().notNull().default(false),
+    /**
+     * The program whose bank holds the question (issue 32). Visibility: public when isPublic, else
+     * program when programId is set (its members see it), else private (docs/product/programs.md).
+     */
+    programId: uuid().references(() => programs.id, { onDelete: "set null" }),
+    /** Reserved for assessments: hidden from the program's residents until a director releases it. */
+    reserved: boolean().notNull().default(false),
+    /** Made public with the sharer's statement that they may share it, naming the source. */
+    shareStatement: text().notNull().default(""),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     // Lower-cased text, option values and explanation in one column so one trigram index serves search.
@@ -70,6 +79,11 @@ export const questions = pgTable(
       "questions_type_check",
       sql`${t.questionType} in ('standard','fourOptions','multipleCorrect','flashcard')`,
     ),
+    check("questions_reserved_check", sql`not (${t.reserved} and ${t.isPublic})`),
+    // A program's bank, newest first (Browse, study pool, exams): only program questions are indexed.
+    index("questions_program_created_idx")
+      .on(t.programId, t.createdAt.desc(), t.id.desc())
+      .where(sql`${t.programId} is not null and not ${t.isPublic}`),
     index("questions_creator_created_idx").on(t.creatorId, t.createdAt.desc()),
     index("questions_public_created_idx")
       .on(t.createdAt.desc())

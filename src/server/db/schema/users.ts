@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import {
   bigint,
   boolean,
+  check,
   doublePrecision,
   integer,
   index,
@@ -10,7 +11,28 @@ import {
   timestamp,
   uniqueIndex,
   uuid,
+  type AnyPgColumn,
 } from "drizzle-orm/pg-core";
+
+/**
+ * A residency program (issue 32): its own bank (questions with `program_id` that are not public), its
+ * members (users.program_id, one program per user), assignments and the director's dashboard. Joined
+ * with an 8-character code like a mock exam's, which a director can renew.
+ */
+export const programs = pgTable(
+  "programs",
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    name: text().notNull(),
+    institution: text().notNull().default(""),
+    code: text().notNull(),
+    // Dashboard flags (docs/product/programs.md): inactive for this many days, or below this accuracy.
+    inactiveDays: integer().notNull().default(14),
+    accuracyFlag: doublePrecision().notNull().default(0.6),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex("programs_code_key").on(t.code)],
+);
 
 export const users = pgTable(
   "users",
@@ -37,11 +59,27 @@ export const users = pgTable(
     maximumInterval: integer().notNull().default(36_500),
     // Fitted FSRS-6 weights (21, validated by src/core/srs/fsrs.ts); null = the defaults.
     fsrsParameters: doublePrecision().array(),
+    // Program membership (issue 32): at most one program at a time, kept on the user row so every
+    // request's visibility check reads it from the session's user without another query.
+    programId: uuid().references((): AnyPgColumn => programs.id, { onDelete: "set null" }),
+    /** 'director' or 'resident' while programId is set; meaningless otherwise. */
+    programRole: text(),
+    programJoinedAt: timestamp({ withTimezone: true }),
+    /** PRITE scores reach the program's dashboard only when the resident turns this on. */
+    shareScoresWithProgram: boolean().notNull().default(false),
   },
   (t) => [
     // Usernames and emails are unique regardless of case: "Alice" and "alice" are one person.
     uniqueIndex("users_username_lower_key").on(sql`lower(${t.username})`),
     uniqueIndex("users_email_lower_key").on(sql`lower(${t.email})`),
+    index("users_program_idx")
+      .on(t.programId)
+      .where(sql`${t.programId} is not null`),
+    check(
+      "users_program_role_check",
+      // A deleted program leaves programId null and the role behind: readers ignore a role without a program.
+      sql`${t.programId} is null or ${t.programRole} in ('director','resident')`,
+    ),
   ],
 );
 
@@ -98,5 +136,6 @@ export const loginAttempts = pgTable(
   ],
 );
 
+export type ProgramRow = typeof programs.$inferSelect;
 export type UserRow = typeof users.$inferSelect;
 export type SessionRow = typeof sessions.$inferSelect;
