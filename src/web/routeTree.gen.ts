@@ -26,6 +26,11 @@ import { Route as SsoCompleteRouteImport } from "./routes/sso.complete"
 import { Route as SsoLinkRouteImport } from "./routes/sso.link"
 import { Route as AppExamsIndexRouteImport } from "./routes/_app/exams/index"
 import { Route as AppExamsExamIdRouteImport } from "./routes/_app/exams/$examId"
+import { Route as AppJoinCodeRouteImport } from "./routes/_app/join.$code"
+import { Route as AppProgramIndexRouteImport } from "./routes/_app/program/index"
+import { Route as AppProgramAssignmentsRouteImport } from "./routes/_app/program/assignments"
+import { Route as AppProgramMeRouteImport } from "./routes/_app/program/me"
+import { Route as AppProgramMembersRouteImport } from "./routes/_app/program/members"
 import { Route as AppExamsMockCodeRouteImport } from "./routes/_app/exams/mock.$code"
 
 const AppRoute = AppRouteImport.update({
@@ -112,6 +117,31 @@ const AppExamsExamIdRoute = AppExamsExamIdRouteImport.update({
   path: "/exams/$examId",
   getParentRoute: () => AppRoute,
 } as any)
+const AppJoinCodeRoute = AppJoinCodeRouteImport.update({
+  id: "/join/$code",
+  path: "/join/$code",
+  getParentRoute: () => AppRoute,
+} as any)
+const AppProgramIndexRoute = AppProgramIndexRouteImport.update({
+  id: "/program/",
+  path: "/program/",
+  getParentRoute: () => AppRoute,
+} as any)
+const AppProgramAssignmentsRoute = AppProgramAssignmentsRouteImport.update({
+  id: "/program/assignments",
+  path: "/program/assignments",
+  getParentRoute: () => AppRoute,
+} as any)
+const AppProgramMeRoute = AppProgramMeRouteImport.update({
+  id: "/program/me",
+  path: "/program/me",
+  getParentRoute: () => AppRoute,
+} as any)
+const AppProgramMembersRoute = AppProgramMembersRouteImport.update({
+  id: "/program/members",
+  path: "/program/members",
+  getParentRoute: () => AppRoute,
+} as any)
 const AppExamsMockCodeRoute = AppExamsMockCodeRouteImport.update({
   id: "/exams/mock/$code",
   path: "/exams/mock/$code",
@@ -134,7 +164,12 @@ export interface FileRoutesByFullPath {
   "/sso/complete": typeof SsoCompleteRoute
   "/sso/link": typeof SsoLinkRoute
   "/exams/$examId": typeof AppExamsExamIdRoute
+  "/join/$code": typeof AppJoinCodeRoute
+  "/program/assignments": typeof AppProgramAssignmentsRoute
+  "/program/me": typeof AppProgramMeRoute
+  "/program/members": typeof AppProgramMembersRoute
   "/exams/": typeof AppExamsIndexRoute
+  "/program/": typeof AppProgramIndexRoute
   "/exams/mock/$code": typeof AppExamsMockCodeRoute
 }
 export interface FileRoutesByTo {
@@ -153,7 +188,12 @@ export interface FileRoutesByTo {
   "/sso/link": typeof SsoLinkRoute
   "/": typeof AppIndexRoute
   "/exams/$examId": typeof AppExamsExamIdRoute
+  "/join/$code": typeof AppJoinCodeRoute
+  "/program/assignments": typeof AppProgramAssignmentsRoute
+  "/program/me": typeof AppProgramMeRoute
+  "/program/members": typeof AppProgramMembersRoute
   "/exams": typeof AppExamsIndexRoute
+  "/program": typeof AppProgramIndexRoute
   "/exams/mock/$code": typeof AppExamsMockCodeRoute
 }
 export interface FileRoutesById {
@@ -174,7 +214,12 @@ export interface FileRoutesById {
   "/sso/link": typeof SsoLinkRoute
   "/_app/": typeof AppIndexRoute
   "/_app/exams/$examId": typeof AppExamsExamIdRoute
+  "/_app/join/$code": typeof AppJoinCodeRoute
+  "/_app/program/assignments": typeof AppProgramAssignmentsRoute
+  "/_app/program/me": typeof AppProgramMeRoute
+  "/_app/program/members": typeof AppProgramMembersRoute
   "/_app/exams/": typeof AppExamsIndexRoute
+  "/_app/program/": typeof AppProgramIndexRoute
   "/_app/exams/mock/$code": typeof AppExamsMockCodeRoute
 }
 export interface FileRouteTypes {
@@ -195,7 +240,12 @@ export interface FileRouteTypes {
     | "/sso/complete"
     | "/sso/link"
     | "/exams/$examId"
+    | "/join/$code"
+    | "/program/assignments"
+    | "/program/me"
+    | "/program/members"
     | "/exams/"
+    | "/program/"
     | "/exams/mock/$code"
   fileRoutesByTo: FileRoutesByTo
   to:
@@ -214,7 +264,12 @@ export interface FileRouteTypes {
     | "/sso/link"
     | "/"
     | "/exams/$examId"
+    | "/join/$code"
+    | "/program/assignments"
+    | "/program/me"
+    | "/program/members"
     | "/exams"
+    | "/program"
     | "/exams/mock/$code"
   id:
     | "__root__"
@@ -234,7 +289,12 @@ export interface FileRouteTypes {
     | "/sso/link"
     | "/_app/"
     | "/_app/exams/$examId"
+    | "/_app/join/$code"
+    | "/_app/program/assignments"
+    | "/_app/program/me"
+    | "/_app/program/members"
     | "/_app/exams/"
+    | "/_app/program/"
     | "/_app/exams/mock/$code"
   fileRoutesById: FileRoutesById
 }
@@ -369,6 +429,41 @@ declare module "@tanstack/react-router" {
       preLoaderRoute: typeof AppExamsExamIdRouteImport
       parentRoute: typeof AppRoute
     }
+    "/_app/join/$code": {
+      id: "/_app/join/$code"
+      path: "/join/$code"
+      fullPath: "/join/$code"
+      preLoaderRoute: typeof AppJoinCodeRouteImport
+      parentRoute: typeof AppRoute
+    }
+    "/_app/program/": {
+      id: "/_app/program/"
+      path: "/program"
+      fullPath: "/program/"
+      preLoaderRoute: typeof AppProgramIndexRouteImport
+      parentRoute: typeof AppRoute
+    }
+    "/_app/program/assignments": {
+      id: "/_app/program/assignments"
+      path: "/program/assignments"
+      fullPath: "/program/assignments"
+      preLoaderRoute: typeof AppProgramAssignmentsRouteImport
+      parentRoute: typeof AppRoute
+    }
+    "/_app/program/me": {
+      id: "/_app/program/me"
+      path: "/program/me"
+      fullPath: "/program/me"
+      preLoaderRoute: typeof AppProgramMeRouteImport
+      parentRoute: typeof AppRoute
+    }
+    "/_app/program/members": {
+      id: "/_app/program/members"
+      path: "/program/members"
+      fullPath: "/program/members"
+      preLoaderRoute: typeof AppProgramMembersRouteImport
+      parentRoute: typeof AppRoute
+    }
     "/_app/exams/mock/$code": {
       id: "/_app/exams/mock/$code"
       path: "/exams/mock/$code"
@@ -389,7 +484,12 @@ interface AppRouteChildren {
   AppTestRoute: typeof AppTestRoute
   AppIndexRoute: typeof AppIndexRoute
   AppExamsExamIdRoute: typeof AppExamsExamIdRoute
+  AppJoinCodeRoute: typeof AppJoinCodeRoute
+  AppProgramAssignmentsRoute: typeof AppProgramAssignmentsRoute
+  AppProgramMeRoute: typeof AppProgramMeRoute
+  AppProgramMembersRoute: typeof AppProgramMembersRoute
   AppExamsIndexRoute: typeof AppExamsIndexRoute
+  AppProgramIndexRoute: typeof AppProgramIndexRoute
   AppExamsMockCodeRoute: typeof AppExamsMockCodeRoute
 }
 
@@ -403,7 +503,12 @@ const AppRouteChildren: AppRouteChildren = {
   AppTestRoute: AppTestRoute,
   AppIndexRoute: AppIndexRoute,
   AppExamsExamIdRoute: AppExamsExamIdRoute,
+  AppJoinCodeRoute: AppJoinCodeRoute,
+  AppProgramAssignmentsRoute: AppProgramAssignmentsRoute,
+  AppProgramMeRoute: AppProgramMeRoute,
+  AppProgramMembersRoute: AppProgramMembersRoute,
   AppExamsIndexRoute: AppExamsIndexRoute,
+  AppProgramIndexRoute: AppProgramIndexRoute,
   AppExamsMockCodeRoute: AppExamsMockCodeRoute,
 }
 
