@@ -3,10 +3,12 @@ import {
   bigint,
   boolean,
   check,
+  date,
   doublePrecision,
   integer,
   index,
   pgTable,
+  smallint,
   text,
   timestamp,
   uniqueIndex,
@@ -67,6 +69,30 @@ export const users = pgTable(
     programJoinedAt: timestamp({ withTimezone: true }),
     /** PRITE scores reach the program's dashboard only when the resident turns this on. */
     shareScoresWithProgram: boolean().notNull().default(false),
+    // The study plan (issue 34, docs/product/study-plan.md).
+    /** New questions introduced per day (0-500). */
+    newPerDay: integer().notNull().default(20),
+    /** The most new questions a day the exam plan may raise the pace to. */
+    maxNewPerDay: integer().notNull().default(100),
+    /** The resident's next PRITE, a calendar date in their time zone; null = no exam date. */
+    examDate: date({ mode: "string" }),
+    /** Predicted recall wanted on the exam day. */
+    examTargetRetention: doublePrecision().notNull().default(0.9),
+    /** The bank the exam plan covers: these categories, or every category when empty. */
+    planCategories: text()
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    loadBalance: boolean().notNull().default(true),
+    /** Light days of the week (0 = Sunday … 6 = Saturday) that get fewer reviews, e.g. call days. */
+    easyDays: smallint()
+      .array()
+      .notNull()
+      .default(sql`'{}'::smallint[]`),
+    /** Failures that make a question a leech (Anki's default, 8). */
+    leechThreshold: integer().notNull().default(8),
+    /** While set and in the future, a catch-up spreads the backlog and pauses new questions. */
+    catchUpUntil: timestamp({ withTimezone: true }),
   },
   (t) => [
     // Usernames and emails are unique regardless of case: "Alice" and "alice" are one person.
