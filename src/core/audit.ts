@@ -9,6 +9,13 @@ export const AUDIT_KIND_LABELS = {
   "import.committed": "Questions imported",
   "backup.taken": "Backup taken",
   "backup.restored": "Backup restored",
+  // Residency programs (issue 32, docs/product/programs.md).
+  "program.created": "Program created",
+  "program.joined": "Joined a program",
+  "program.left": "Left a program",
+  "program.role_changed": "Program role changed",
+  "program.member_removed": "Removed from a program",
+  "program.code_renewed": "Program join code renewed",
 } as const;
 
 export type AuditKind = keyof typeof AUDIT_KIND_LABELS;

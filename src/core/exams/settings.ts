@@ -33,26 +33,14 @@ export type ExamStatus = (typeof EXAM_STATUSES)[number];
 export const REVIEW_FILTERS = ["all", "incorrect", "flagged", "unanswered"] as const;
 export type ReviewFilter = (typeof REVIEW_FILTERS)[number];
 
-/**
- * Join codes: 8 characters without the ones people misread (0/O, 1/I/L), upper-case; typed codes are
- * upper-cased and stripped of spaces and dashes first.
- */
-export const JOIN_CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789";
-export const JOIN_CODE_LENGTH = 8;
-
-export function normalizeJoinCode(code: string): string {
-  return code.replace(/[\s-]/g, "").toUpperCase();
-}
-
-/** A join code from `JOIN_CODE_LENGTH` random integers (the server passes crypto-random ones). */
-export function joinCodeFrom(randomInts: readonly number[]): string {
-  let code = "";
-  for (let i = 0; i < JOIN_CODE_LENGTH; i++) {
-    const n = Math.abs(Math.trunc(randomInts[i] ?? 0));
-    code += JOIN_CODE_ALPHABET[n % JOIN_CODE_ALPHABET.length];
-  }
-  return code;
-}
+// Join codes live in src/core/join-code.ts (programs use them too); re-exported for the exam code.
+export {
+  JOIN_CODE_ALPHABET,
+  JOIN_CODE_LENGTH,
+  joinCodeFrom,
+  normalizeJoinCode,
+  randomJoinCode,
+} from "../join-code";
 
 /** Milliseconds left before a timed exam's deadline (never negative); null for an untimed exam. */
 export function remainingMs(endsAt: Date | null, now: Date): number | null {

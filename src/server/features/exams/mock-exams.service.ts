@@ -1,11 +1,8 @@
-import crypto from "node:crypto";
 import { and, asc, count, desc, eq, ne, sql } from "drizzle-orm";
 import { answerKeyOf } from "../../../core/correctness";
 import {
   analyseItems,
   drawBlueprint,
-  joinCodeFrom,
-  JOIN_CODE_LENGTH,
   scoreSpread,
   toCsv,
   type ExamMode,
@@ -13,6 +10,7 @@ import {
   type ItemStatistics,
   type ScoreSpread,
 } from "../../../core/exams";
+import { randomJoinCode } from "../../../core/join-code";
 import { categoryLabel } from "../../../core/stats";
 import type { Db } from "../../db/client";
 import {
@@ -61,10 +59,6 @@ export interface MockExamSummary {
   inProgress: number;
   /** Mean percent right of the finished takers; null before any. */
   meanPercent: number | null;
-}
-
-function randomJoinCode(): string {
-  return joinCodeFrom(Array.from({ length: JOIN_CODE_LENGTH }, () => crypto.randomInt(0, 1 << 30)));
 }
 
 /**

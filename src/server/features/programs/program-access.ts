@@ -1,4 +1,5 @@
 import { eq } from "drizzle-orm";
+import { ZProgramIdInput } from "../../../core/schemas/program";
 import type { Db } from "../../db/client";
 import { users } from "../../db/schema";
 import { AppError } from "../../errors";
@@ -52,3 +53,23 @@ export const directorProcedure = memberProcedure.use(({ ctx, next }) => {
 export function requireSameProgram(membership: Membership, programId: string): void {
   if (membership.programId !== programId) throw new AppError("NOT_FOUND", PROGRAM_NOT_FOUND);
 }
+
+/**
+ * A procedure on the program `input.id`, for its members, with `ctx.membership`. Anyone else, a member
+ * of another program, a user in none or an admin, is answered that the program does not exist
+ * (decision 345): nobody learns which ids name programs.
+ */
+export const programMemberProcedure = protectedProcedure
+  .input(ZProgramIdInput)
+  .use(async ({ ctx, input, next }) => {
+    const membership = await membershipOf(ctx.db, ctx.user.id);
+    if (!membership) throw new AppError("NOT_FOUND", PROGRAM_NOT_FOUND);
+    requireSameProgram(membership, input.id);
+    return next({ ctx: { membership } });
+  });
+
+/** The same, for the program's directors: its residents are refused (403). */
+export const programDirectorProcedure = programMemberProcedure.use(({ ctx, next }) => {
+  if (ctx.membership.role !== "director") throw new AppError("FORBIDDEN", DIRECTORS_ONLY);
+  return next();
+});
