@@ -38,6 +38,7 @@ function question(id: string, over: Partial<OfflineQuestion> = {}): OfflineQuest
     year: 2024,
     number: null,
     isPublic: false,
+    visibility: "private",
     createdAt: "2024-01-01T00:00:00.000Z",
     updatedAt: "2024-01-01T00:00:00.000Z",
     studyData: [],

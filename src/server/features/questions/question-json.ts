@@ -9,6 +9,7 @@ import {
   type SQL,
   type SQLWrapper,
 } from "drizzle-orm";
+import { visibilityOf, type QuestionVisibility } from "../../../core/visibility";
 import type { Db } from "../../db/client";
 import {
   questionMedia,
@@ -60,7 +61,10 @@ export interface QuestionJson {
   part: string;
   year: number;
   number: number | null;
+  /** True only for public questions (the original clients' field). */
   isPublic: boolean;
+  /** private, program or public (docs/product/visibility.md). */
+  visibility: QuestionVisibility;
   createdAt: string;
   updatedAt: string;
   studyData: StudyDataJson[];
@@ -124,6 +128,7 @@ export function toQuestionJson(
     year: row.year,
     number: row.number,
     isPublic: row.isPublic,
+    visibility: visibilityOf(row),
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
     studyData: opts.studyState ? [toStudyDataJson(opts.studyState)] : [],
@@ -170,6 +175,8 @@ export function questionJsonSql(
     ${questions.generatedExplanation} as "generatedExplanation", ${questions.category} as "category",
     ${questions.part} as "part", ${questions.year} as "year", ${questions.number} as "number",
     ${questions.isPublic} as "isPublic",
+    case when ${questions.isPublic} then 'public' when ${questions.programId} is not null then 'program'
+      else 'private' end as "visibility",
     ${isoTime(questions.createdAt)} as "createdAt", ${isoTime(questions.updatedAt)} as "updatedAt",
     ${studyData} as "studyData"
   ) as question)`;
@@ -196,9 +203,42 @@ export async function imagesByQuestion(
   return out;
 }
 
-/** The one rule of who sees a question: its creator, or everyone when it is public. */
+/**
+ * The viewer's program and whether they direct it, as scalar subqueries of the statement they are used
+ * in: PostgreSQL runs each once per statement (an InitPlan), and they read the users table as that
+ * statement's snapshot sees it, so leaving a program hides its bank at once, on every process, with
+ * nothing kept between requests (decision 350).
+ */
+export function viewerProgramSql(userId: SQL | SQLWrapper | string): SQL {
+  return sql`(select ${users.programId} from ${users} where ${users.id} = ${userId})`;
+}
+export function viewerDirectsSql(userId: SQL | SQLWrapper | string): SQL {
+  return sql`(select ${users.programRole} = 'director' from ${users} where ${users.id} = ${userId})`;
+}
+
+/**
+ * A question of the viewer's program's bank they may see: not public, of their program, and not
+ * reserved for assessments unless they direct the program. Written so that PostgreSQL proves the
+ * predicate of questions_program_created_idx (program_id is not null and not is_public).
+ */
+export function programBankOf(userId: SQL | SQLWrapper | string): SQL {
+  return sql`(not ${questions.isPublic} and ${questions.programId} = ${viewerProgramSql(userId)}
+    and (not ${questions.reserved} or coalesce(${viewerDirectsSql(userId)}, false)))`;
+}
+
+/**
+ * The one rule of who sees a question (docs/product/visibility.md): its creator; everyone when it is
+ * public; the current members of its program when it is a program's (reserved ones: the program's
+ * directors). A server admin sees what any user sees: public and own, never another program's bank
+ * (decision 351). Still a function of the user id alone: the viewer's program is read in the same
+ * statement (decision 350).
+ */
 export function visibleTo(userId: string): SQL {
-  return or(eq(questions.creatorId, userId), eq(questions.isPublic, true))!;
+  return or(
+    eq(questions.creatorId, userId),
+    eq(questions.isPublic, true),
+    programBankOf(userId),
+  )!;
 }
 
 export function ownedBy(userId: string, questionId: string): SQL {

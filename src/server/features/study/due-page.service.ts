@@ -3,13 +3,13 @@
  * handle, the page in one statement whose JSON text goes out unparsed, and the pages kept per user.
  * It only reads; study states and reviews are written by study-writer.service.ts.
  */
-import { and, eq, isNull, lte, ne, notExists, or, sql } from "drizzle-orm";
+import { and, eq, inArray, isNull, lte, ne, notExists, or, sql, type SQL } from "drizzle-orm";
 import { DUE_PAGE, PUBLIC_NEW_IN_DUE_LIMIT, UNCATEGORIZED } from "../../../core/constants";
 import type { Db } from "../../db/client";
 import { prepared } from "../../db/prepared";
 import { userVersion, userVersionSql } from "../../db/user-versions";
 import { hasAnswerKey, questions, studyStates, users } from "../../db/schema";
-import { questionJsonSql, type QuestionJson } from "../questions/question-json";
+import { programBankOf, questionJsonSql, type QuestionJson } from "../questions/question-json";
 import { duePageCacheOf, type DuePageCache } from "./due-page-cache";
 
 /**
@@ -102,7 +102,33 @@ function poolSegments(db: Db, withCategory: boolean) {
       category,
       noStateFor(db),
     ),
+    /**
+     * Never-studied questions of the viewer's program's bank by other members (issue 32): they join
+     * the public ones in the third segment (the newest 20 of both). For a user without a program the
+     * program is null and this branch reads nothing (questions_program_created_idx, decision 352).
+     */
+    programNew: and(
+      programBankOf(ph.userId),
+      ne(questions.creatorId, ph.userId),
+      hasAnswerKey(questions),
+      category,
+      noStateFor(db),
+    ),
   };
+}
+
+/**
+ * The third segment's ids: the newest 20 never-studied public questions and the newest 20 of the
+ * program's bank, each off its own index, of which the newest 20 are taken.
+ */
+function sharedNewIds(where: ReturnType<typeof poolSegments>) {
+  const cap = sql.raw(String(PUBLIC_NEW_IN_DUE_LIMIT));
+  const branch = (condition: SQL | undefined) =>
+    sql`(select ${questions.id} as id, ${questions.createdAt} as created_at from ${questions}
+      where ${condition} order by ${sql.join([...newestFirst], sql`, `)} limit ${cap})`;
+  return sql`(select shared.id, shared.created_at from (${branch(where.publicNew)} union all ${branch(
+    where.programNew,
+  )}) as shared order by shared.created_at desc nulls last, shared.id desc nulls last limit ${cap})`;
 }
 
 // NULLS LAST matches questions_public_newest_idx, so the newest public questions come off the index.
@@ -138,16 +164,7 @@ function dueCountSql(db: Db, withCategory: boolean) {
     .from(questions)
     .where(where.ownNew);
   // Counting stops at the cap: the newest 20 are all that can ever be in the list.
-  const publicNew = db
-    .select({ n: sql<number>`count(*)::int` })
-    .from(
-      db
-        .select({ id: questions.id })
-        .from(questions)
-        .where(where.publicNew)
-        .limit(PUBLIC_NEW_IN_DUE_LIMIT)
-        .as("public_new"),
-    );
+  const publicNew = sql`select count(*)::int from ${sharedNewIds(where)} as public_new`;
   return { reviewed, ownNew, publicNew };
 }
 
@@ -183,7 +200,7 @@ function duePageQuery(db: Db, withCategory: boolean) {
     )
       .where(where.reviewed)
       .orderBy(dueOrder);
-    const fresh = (segment: "ownNew" | "publicNew", n: number) =>
+    const fresh = (segment: "ownNew", n: number) =>
       d
         .select({
           segment: sql`${sql.raw(String(n))}`.as("segment"),
@@ -193,6 +210,10 @@ function duePageQuery(db: Db, withCategory: boolean) {
         .from(questions)
         .where(where[segment])
         .orderBy(...newestFirst);
+    const shared = sql`select 3 as segment,
+        row_number() over (order by s.created_at desc nulls last, s.id desc nulls last) as position,
+        s.id as id
+      from ${sharedNewIds(where)} as s`;
     // The public segment is the 20 newest at most, written as a constant (not a parameter): with the page's slice limits
     // unknown to a generic plan, the planner otherwise counted a tenth of the public bank for it and,
     // at 500,000 questions, hashed every user and compiled the statement with JIT on every call
@@ -220,7 +241,7 @@ function duePageQuery(db: Db, withCategory: boolean) {
                   union all
                   (${fresh("ownNew", 2)} limit (select take_own from slices) offset (select skip_own from slices))
                   union all
-                  (select * from (${fresh("publicNew", 3)} limit ${sql.raw(String(PUBLIC_NEW_IN_DUE_LIMIT))}) as newest
+                  (select * from (${shared}) as newest
                     order by newest.position
                     limit (select take_public from slices) offset (select skip_public from slices))
                 ) as picked
@@ -262,7 +283,8 @@ function countDueQuery(db: Db, withCategory: boolean) {
  * The study pool in docs/product/product-decisions.md, in three segments paged as one list:
  *   1. studied questions the user may still see whose review date has passed (most overdue first);
  *   2. the user's own questions never studied (newest first);
- *   3. at most 20 never-studied public questions of other users (newest first).
+ *   3. at most 20 never-studied public questions of other users and questions of the viewer's
+ *      program's bank (newest first).
  */
 export async function listDueQuestions(db: Db, opts: DueOptions): Promise<DuePage> {
   return duePageOf(db, opts, duePageCacheOf(db));
@@ -370,9 +392,7 @@ export async function dueByCategory(
       publicNew: d
         .select({ category: questions.category })
         .from(questions)
-        .where(where.publicNew)
-        .orderBy(...newestFirst)
-        .limit(PUBLIC_NEW_IN_DUE_LIMIT)
+        .where(inArray(questions.id, sql`(select s.id from ${sharedNewIds(where)} as s)`))
         .prepare(`${name}_public_new`),
     };
   });
