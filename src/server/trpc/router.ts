@@ -12,6 +12,7 @@ import { aiRouter, parserRouter } from "../features/ai/ai.router";
 import { examsRouter } from "../features/exams/exams.router";
 import { mediaRouter } from "../features/media/media.router";
 import { programsRouter } from "../features/programs/programs.router";
+import { assignmentsRouter } from "../features/programs/assignments.router";
 import { createCallerFactory, router } from "./init";
 
 export const appRouter = router({
@@ -30,6 +31,7 @@ export const appRouter = router({
   exams: examsRouter,
   media: mediaRouter,
   programs: programsRouter,
+  assignments: assignmentsRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -78,37 +78,55 @@ export async function shareExam(
   const seed = newSeed();
   const drawn = drawBlueprint({ pool, size: exam.requestedSize, seed });
   if (drawn.questionIds.length === 0) throw badRequest(MOCK_ERRORS.NO_PUBLIC_QUESTIONS);
-  // A code already in use fails the insert; another is drawn (31^8 codes make that rare).
+  const row = await insertMockExam(db, {
+    values: {
+      creatorId: opts.userId,
+      mode: exam.mode,
+      part: exam.part,
+      categories: exam.categories,
+      secondsPerQuestion: exam.secondsPerQuestion,
+      seed,
+      createdAt: opts.now,
+    },
+    questionIds: drawn.questionIds,
+  });
+  return {
+    mockExam: (await mockSummaries(db, { id: row.id }))[0]!,
+    questionIds: drawn.questionIds,
+    notice: smallerExamNotice(exam.requestedSize, drawn.questionIds.length),
+  };
+}
+
+/**
+ * Writes a mock exam under a fresh join code with its questions in order, and `then` in the same
+ * transaction (a program assignment's row, issue 32). A code already in use fails the insert; another
+ * is drawn (31^8 codes make that rare).
+ */
+export async function insertMockExam<T = undefined>(
+  db: Db,
+  opts: {
+    values: Omit<typeof mockExams.$inferInsert, "code">;
+    questionIds: string[];
+    then?: (tx: Db, mock: MockExamRow) => Promise<T>;
+  },
+): Promise<MockExamRow & { extra: T | undefined }> {
   for (let attempt = 0; ; attempt++) {
     try {
-      const row = await db.transaction(async (tx) => {
+      return await db.transaction(async (tx) => {
         const [mock] = await tx
           .insert(mockExams)
-          .values({
-            creatorId: opts.userId,
-            code: randomJoinCode(),
-            mode: exam.mode,
-            part: exam.part,
-            categories: exam.categories,
-            secondsPerQuestion: exam.secondsPerQuestion,
-            seed,
-            createdAt: opts.now,
-          })
+          .values({ ...opts.values, code: randomJoinCode() })
           .returning();
         await tx.insert(mockExamQuestions).values(
-          drawn.questionIds.map((questionId, i) => ({
+          opts.questionIds.map((questionId, i) => ({
             mockExamId: mock!.id,
             position: i + 1,
             questionId,
           })),
         );
-        return mock!;
+        const extra = opts.then ? await opts.then(tx, mock!) : undefined;
+        return { ...mock!, extra };
       });
-      return {
-        mockExam: (await mockSummaries(db, { id: row.id }))[0]!,
-        questionIds: drawn.questionIds,
-        notice: smallerExamNotice(exam.requestedSize, drawn.questionIds.length),
-      };
     } catch (err) {
       if (attempt < 4 && isUniqueViolation(err)) continue;
       throw err;
@@ -125,12 +143,30 @@ async function mockByCode(db: Db, code: string): Promise<MockExamRow> {
 /**
  * Joins a mock exam by its code: the taker's own exam of its questions and settings, begun now. A
  * taker who joined before gets that attempt back (one attempt each), even once the exam is closed.
+ * A program's mock exam (an assignment, issue 32) is for its members only: to anyone else its code
+ * is unknown.
  */
 export async function joinMockExam(
   db: Db,
   opts: { userId: string; code: string; now: Date },
 ): Promise<ExamView> {
   const mock = await mockByCode(db, opts.code);
+  if (mock.programId) {
+    const [me] = await db
+      .select({ programId: users.programId })
+      .from(users)
+      .where(eq(users.id, opts.userId));
+    if (me?.programId !== mock.programId) throw notFound(MOCK_ERRORS.UNKNOWN_CODE);
+  }
+  return joinMock(db, mock, opts);
+}
+
+/** The join itself, for a mock exam already found and allowed (by code above, or an assignment's). */
+export async function joinMock(
+  db: Db,
+  mock: MockExamRow,
+  opts: { userId: string; now: Date },
+): Promise<ExamView> {
   const [mine] = await db
     .select({ id: exams.id })
     .from(exams)

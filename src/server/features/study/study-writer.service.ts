@@ -22,6 +22,7 @@ import {
 import type { Db } from "../../db/client";
 import { reviews, studySessions, studyStates, users, type StudyStateRow } from "../../db/schema";
 import { badRequest, notFound } from "../../errors";
+import { countStudySetAnswer, type WriterProgram } from "../programs/assignment-progress";
 import type { QuestionJson, StoredQuestion } from "../questions/question-json";
 import { questionJsonFor, requireVisibleQuestion } from "../questions/question-access";
 
@@ -53,21 +54,41 @@ export interface AnswerResult {
  * FSRS applies to every writer (study, sync, exams, flashcards) that goes through this service.
  */
 export async function schedulerSettings(tx: Db, userId: string): Promise<SchedulerSettings> {
+  return (await writerContext(tx, userId)).settings;
+}
+
+/**
+ * The same read, with the user's program when they are one of its residents (issue 32): the same row
+ * and the same query, so a user without a program costs nothing more for the study sets below.
+ */
+async function writerContext(
+  tx: Db,
+  userId: string,
+): Promise<{ settings: SchedulerSettings; program: WriterProgram | null }> {
   const [row] = await tx
     .select({
       scheduler: users.scheduler,
       desiredRetention: users.desiredRetention,
       maximumInterval: users.maximumInterval,
       parameters: users.fsrsParameters,
+      programId: users.programId,
+      programRole: users.programRole,
+      pgyLevel: users.pgyLevel,
     })
     .from(users)
     .where(eq(users.id, userId));
   if (!row) throw notFound("User not found");
   return {
-    scheduler: row.scheduler === "fsrs" ? "fsrs" : "sm2",
-    desiredRetention: row.desiredRetention,
-    maximumInterval: row.maximumInterval,
-    parameters: row.parameters ?? null,
+    settings: {
+      scheduler: row.scheduler === "fsrs" ? "fsrs" : "sm2",
+      desiredRetention: row.desiredRetention,
+      maximumInterval: row.maximumInterval,
+      parameters: row.parameters ?? null,
+    },
+    program:
+      row.programId && row.programRole === "resident"
+        ? { programId: row.programId, pgyLevel: row.pgyLevel }
+        : null,
   };
 }
 
@@ -136,11 +157,23 @@ export async function logReview(
     })
     .returning({ id: reviews.id });
   const current = await lockedState(tx, userId, question.id);
-  return {
-    review: review!,
-    before: toState(current),
-    settings: opts.settings ?? (await schedulerSettings(tx, userId)),
-  };
+  // An answer given in Study (not an exam's answer sent to study) counts towards the resident's
+  // study sets (issue 32): the program comes with the settings' read.
+  const inStudy = opts.examId === undefined;
+  const context =
+    opts.settings && !inStudy
+      ? { settings: opts.settings, program: null }
+      : await writerContext(tx, userId);
+  if (inStudy && context.program) {
+    await countStudySetAnswer(tx, {
+      userId,
+      program: context.program,
+      category: question.category,
+      isCorrect: opts.review.isCorrect,
+      at: now,
+    });
+  }
+  return { review: review!, before: toState(current), settings: opts.settings ?? context.settings };
 }
 
 /** A state as the columns of its row. */
@@ -285,14 +318,32 @@ export async function storeSyncedReviews(
       target: [reviews.userId, reviews.clientId],
       where: sql`${reviews.clientId} IS NOT NULL`,
     })
-    .returning({ clientId: reviews.clientId, questionId: reviews.questionId });
+    .returning({
+      clientId: reviews.clientId,
+      questionId: reviews.questionId,
+      category: reviews.category,
+      isCorrect: reviews.isCorrect,
+      reviewedAt: reviews.reviewedAt,
+    });
   // Cards in one order, so two syncs touching the same cards lock them without deadlocking.
   const cards = [...new Set(inserted.map((r) => r.questionId))].sort();
   if (cards.length > 0) {
-    const settings = await schedulerSettings(tx, userId);
+    const { settings, program } = await writerContext(tx, userId);
     for (const questionId of cards) await rebuildCard(tx, userId, questionId, settings);
+    // Answers given offline count towards study sets as of when they were given (issue 32).
+    if (program) {
+      for (const r of inserted) {
+        await countStudySetAnswer(tx, {
+          userId,
+          program,
+          category: r.category,
+          isCorrect: r.isCorrect,
+          at: r.reviewedAt,
+        });
+      }
+    }
   }
-  return inserted;
+  return inserted.map((r) => ({ clientId: r.clientId, questionId: r.questionId }));
 }
 
 /** The card's state from its whole log, written under the row's lock; an answer awaiting its rating stays so. */
