@@ -18,10 +18,15 @@ describe("prite exit codes: commander's own outcomes", () => {
   it.each([
     [
       [],
-      "login, logout, whoami, db, import, answer-keys, export, fsrs, users, seed, exams, audit",
+      "login, logout, whoami, db, import, answer-keys, export, fsrs, users, seed, exams, audit, programs",
       "prite",
     ],
     [["exams"], "create, results, list", "prite exams"],
+    [
+      ["programs"],
+      "create, join, members, promote, demote, remove, leave, renew-code",
+      "prite programs",
+    ],
     [["fsrs"], "optimize", "prite fsrs"],
     [["users"], "add, list, reset-link, promote, demote", "prite users"],
     [["answer-keys"], "import, list, apply", "prite answer-keys"],

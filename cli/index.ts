@@ -7,6 +7,7 @@ import { registerExamCommands } from "./commands/exams";
 import { registerExportCommands } from "./commands/export";
 import { registerFsrsCommands } from "./commands/fsrs";
 import { registerImportCommands } from "./commands/import";
+import { registerProgramCommands } from "./commands/programs";
 import { registerSeedCommands } from "./commands/seed";
 import { registerUserCommands } from "./commands/users";
 
@@ -84,6 +85,8 @@ Examples:
   registerSeedCommands(program);
   registerExamCommands(program);
   registerAuditCommands(program);
+  // Other files add their subcommands (assign, report) to the returned `programs` group.
+  registerProgramCommands(program);
   return program;
 }
 

@@ -1,4 +1,6 @@
 import { TRPCError } from "@trpc/server";
+import { inArray } from "drizzle-orm";
+import { users } from "./db/schema";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setQuestionMedia, storeMedia } from "./features/media/media.service";
 import { addFlashcard, addQuestion } from "./features/study/test-fixtures";
@@ -99,6 +101,32 @@ const fresh = {
     await setQuestionMedia(h.db.db, questionId, [sha256]);
     return sha256;
   },
+  /** The program the owner directs (made afresh when they direct none). */
+  program: async () => {
+    const mine = await owner.caller.programs.mine();
+    if (mine?.role === "director") return mine.id;
+    await outOfPrograms(owner.user.id);
+    return (await owner.caller.programs.create({ name: "The owner's program" })).id;
+  },
+  /** A new resident of the owner's program. */
+  programMember: async () => {
+    const id = await fresh.program();
+    const member = await h.user();
+    await member.caller.programs.join({ code: (await owner.caller.programs.get({ id })).code! });
+    return { id, userId: member.user.id };
+  },
+  /** The owner's program with a second director, so that the owner may leave it. */
+  leavableProgram: async () => {
+    const { id, userId } = await fresh.programMember();
+    await owner.caller.programs.setRole({ id, userId, role: "director" });
+    return id;
+  },
+  /** The code of a program of a new director's, with nobody of this file in any program. */
+  otherProgramCode: async () => {
+    await outOfPrograms(owner.user.id, other.user.id, admin.user.id);
+    const director = await h.user();
+    return (await director.caller.programs.create({ name: "Another program" })).code!;
+  },
   /** An answer key of the owner's for a part and year nobody else uses in this file. */
   key: async () => {
     keyYear += 1;
@@ -107,6 +135,14 @@ const fresh = {
     return key;
   },
 };
+
+/** Takes users out of their programs directly (a fixture: the procedures' rules are tested elsewhere). */
+async function outOfPrograms(...ids: string[]): Promise<void> {
+  await h.db.db
+    .update(users)
+    .set({ programId: null, programRole: null, programJoinedAt: null })
+    .where(inArray(users.id, ids));
+}
 
 const bulkItem = (id: string) => ({
   _id: id,
@@ -362,6 +398,37 @@ const PROCEDURES: Record<string, Access> = {
       admin: "OK",
     },
   ),
+  // Issue 32: a program is its members' alone; anyone else, admins included, is told it does not
+  // exist (decision 345); admins list every program with programs.all. Roles: programs.test.ts.
+  "programs.mine": { kind: "caller" },
+  "programs.create": { kind: "caller" },
+  "programs.all": { kind: "admin" },
+  "programs.get": onPrivate("program", async () => ({ id: await fresh.program() })),
+  "programs.members": onPrivate("program", async () => ({ id: await fresh.program() })),
+  "programs.renewCode": onPrivate("program", async () => ({ id: await fresh.program() })),
+  "programs.update": onPrivate("program", async () => ({
+    id: await fresh.program(),
+    name: "Renamed",
+  })),
+  "programs.leave": onPrivate("program", async () => ({ id: await fresh.leavableProgram() })),
+  "programs.setRole": onPrivate("program member", async () => ({
+    ...(await fresh.programMember()),
+    role: "director",
+  })),
+  "programs.removeMember": onPrivate("program member", () => fresh.programMember()),
+  // Anyone signed in with the code sees the name and joins.
+  "programs.preview": objectAccess({
+    label: "program",
+    make: async () => ({ code: await fresh.otherProgramCode() }),
+    other: "OK",
+    admin: "OK",
+  }),
+  "programs.join": objectAccess({
+    label: "program",
+    make: async () => ({ code: await fresh.otherProgramCode() }),
+    other: "OK",
+    admin: "OK",
+  }),
   "exams.close": objectAccess({
     label: "mock exam",
     make: async () => ({ code: await fresh.mockCode() }),
@@ -518,7 +585,8 @@ describe("procedures on the caller's own data", () => {
       const outcome = await outcomeOf(
         call(other.caller, path, access.probe).then((r) => (seen = JSON.stringify(r) ?? "")),
       );
-      expect([path, outcome]).toEqual([path, "OK"]);
+      // null (programs.mine of a user in none) says nothing either.
+      expect([path, outcome === "NULL" ? "OK" : outcome]).toEqual([path, "OK"]);
       for (const value of [...Object.values(secret), MARKER]) {
         expect([path, seen.includes(value)]).toEqual([path, false]);
       }
@@ -648,6 +716,7 @@ const REST_OBJECT: Record<string, RestCase[]> = {
   ),
   // Issue 16: exams are their taker's alone; a mock exam's results its creator's and admins'.
   ...examRoutes(),
+  ...programRoutes(),
   // Issue 17: an image, to those who can see a question showing it.
   "GET /api/media/:sha256": [
     {
@@ -715,6 +784,32 @@ function examRoutes(): Record<string, RestCase[]> {
   };
 }
 
+/** Issue 32: a program's routes answer 404 to everyone but its members, admins included. */
+function programRoutes(): Record<string, RestCase[]> {
+  const program = async (suffix = "", payload?: object) => ({
+    url: `/api/programs/${await fresh.program()}${suffix}`,
+    payload,
+  });
+  const member = async (payload?: object) => {
+    const { id, userId } = await fresh.programMember();
+    return { url: `/api/programs/${id}/members/${userId}`, payload };
+  };
+  return {
+    "GET /api/programs/:id": restOnPrivate("program", () => program()),
+    "PATCH /api/programs/:id": restOnPrivate("program", () => program("", { name: "Renamed" })),
+    "POST /api/programs/:id/code": restOnPrivate("program", () => program("/code", {})),
+    "GET /api/programs/:id/members": restOnPrivate("program", () => program("/members")),
+    "POST /api/programs/:id/leave": restOnPrivate("program", async () => ({
+      url: `/api/programs/${await fresh.leavableProgram()}/leave`,
+      payload: {},
+    })),
+    "PATCH /api/programs/:id/members/:userId": restOnPrivate("program member", () =>
+      member({ role: "director" }),
+    ),
+    "DELETE /api/programs/:id/members/:userId": restOnPrivate("program member", () => member()),
+  };
+}
+
 /** REST routes that answer without a session. */
 const PUBLIC_REST = new Set([
   "GET /api/health",
@@ -741,6 +836,7 @@ describe("every REST route", () => {
       .replace(":year", "2024")
       .replace(":code", "ABCDEFGH")
       .replace(":sha256", "0".repeat(64))
+      .replace(":userId", "00000000-0000-4000-8000-000000000001")
       .replace(":id", "00000000-0000-4000-8000-000000000000");
   const apiRoutes = async () =>
     (await h.app()).routeTable.filter(

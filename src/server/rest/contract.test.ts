@@ -320,7 +320,78 @@ const EXAMPLES: Record<string, () => Promise<Example>> = {
     await mockCode(member.token);
     return { token: admin.token };
   },
+  // Issue 32 (rest/programs.ts): a director's program, and residents who join it.
+  "GET /api/programs": async () => ({ token: (await directorsProgram()).token }),
+  "POST /api/programs": async () => ({
+    token: (await register("founder")).token,
+    body: { name: "Riverside Psychiatry", institution: "Riverside University" },
+  }),
+  "POST /api/programs/join": async () => ({
+    token: (await register("joiner")).token,
+    body: { code: (await directorsProgram()).code },
+  }),
+  "GET /api/programs/:id": async () => {
+    const p = await directorsProgram();
+    return { token: p.token, params: { id: p.id } };
+  },
+  "PATCH /api/programs/:id": async () => {
+    const p = await directorsProgram();
+    return { token: p.token, params: { id: p.id }, body: { inactiveDays: 21 } };
+  },
+  "POST /api/programs/:id/leave": async () => {
+    const p = await directorsProgram();
+    return { token: (await programResident()).token, params: { id: p.id } };
+  },
+  "POST /api/programs/:id/code": async () => {
+    const p = await directorsProgram();
+    return { token: p.token, params: { id: p.id } };
+  },
+  "GET /api/programs/:id/members": async () => {
+    const p = await directorsProgram();
+    return {
+      token: p.token,
+      params: { id: p.id },
+      items: (b: { members: unknown[] }) => b.members,
+    };
+  },
+  "PATCH /api/programs/:id/members/:userId": async () => {
+    const p = await directorsProgram();
+    const r = await programResident();
+    return { token: p.token, params: { id: p.id, userId: r.id }, body: { role: "director" } };
+  },
+  "DELETE /api/programs/:id/members/:userId": async () => {
+    const p = await directorsProgram();
+    const r = await programResident();
+    return { token: p.token, params: { id: p.id, userId: r.id } };
+  },
+  "GET /api/admin/programs": async () => {
+    await directorsProgram();
+    return { token: admin.token };
+  },
 };
+
+let program: { token: string; id: string; code: string } | undefined;
+
+/** A program made by its own director (made once; the code read afresh, as renewing changes it). */
+async function directorsProgram(): Promise<{ token: string; id: string; code: string }> {
+  if (!program) {
+    const { token } = await register("director");
+    const made = await ok("POST", "/api/programs", token, { name: "Lakeside Psychiatry" });
+    program = { token, id: String(made.id), code: String(made.code) };
+  }
+  const [mine] = (await ok("GET", "/api/programs", program.token)) as unknown as {
+    code: string;
+  }[];
+  program.code = mine!.code;
+  return program;
+}
+
+/** A new resident of that program, with their user id. */
+async function programResident(): Promise<{ token: string; id: string }> {
+  const { token } = await register("trainee");
+  await ok("POST", "/api/programs/join", token, { code: (await directorsProgram()).code });
+  return { token, id: (await ok("GET", "/api/auth/me", token))._id };
+}
 
 /** A running tutor exam of the member's and its first question. */
 async function memberExam(token = member.token): Promise<{ id: string; questionId: string }> {
@@ -376,6 +447,7 @@ const ANY_PARAMS = {
   year: "2024",
   code: "ABCDEFGH",
   sha256: "0".repeat(64),
+  userId: "00000000-0000-4000-8000-000000000001",
 };
 
 function expectFailureBody(call: RestCall, body: unknown) {

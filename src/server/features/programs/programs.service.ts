@@ -64,7 +64,8 @@ export interface AdminProgramJson {
 export const joinPathOf = (code: string) => `/join/${code}`;
 
 function joinUrlOf(code: string, publicUrl: string | null): string | null {
-  return publicUrl ? `${publicUrl.replace(/\/+$/, "")}${joinPathOf(code)}` : null;
+  if (!publicUrl) return null;
+  return `${publicUrl.endsWith("/") ? publicUrl.slice(0, -1) : publicUrl}${joinPathOf(code)}`;
 }
 
 interface Actor {
