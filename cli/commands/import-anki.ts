@@ -25,6 +25,7 @@ import {
   type ImportSummary,
   type OnDuplicate,
   type Progress,
+  visibilityFields,
 } from "./import-common";
 
 /** Anki packages `prite import` reads (issue 17). */
@@ -115,7 +116,7 @@ export async function runAnkiImport(
     progress.update("Saving", 0, summary.imported + summary.merged);
     const result = await api.imports.commit.mutate({
       items,
-      ...(opts.public ? { isPublic: true } : {}),
+      ...visibilityFields(opts),
       ...(keepProgress ? { keepProgress: true } : {}),
     });
     return {

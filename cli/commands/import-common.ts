@@ -1,3 +1,9 @@
+import {
+  QUESTION_VISIBILITIES,
+  VISIBILITY_MESSAGES,
+  shareStatementFor,
+  type QuestionVisibility,
+} from "../../src/core/visibility";
 import type { TagCategory } from "../../src/core/import/anki/tags";
 import { chunk, type CommitItem } from "../../src/core/import/plan";
 import { CHECK_DUPLICATES_MAX } from "../../src/server/features/imports/imports.types";
@@ -22,6 +28,10 @@ export interface ImportOptions {
   categoryCol?: string;
   explanationCol?: string;
   public?: boolean;
+  /** private | program | public (docs/product/visibility.md); default: program for a program's member. */
+  visibility?: string;
+  /** With --visibility public: the source the user may share the questions from. */
+  shareSource?: string;
   onDuplicate?: string;
   dryRun?: boolean;
   /** Anki decks: each card's Anki scheduling becomes the study state. */
@@ -144,4 +154,26 @@ export function withCommitCounts(
 ): ImportSummary {
   const { total, duplicates, merged, imported, skipped } = result;
   return { ...summary, total, duplicates, merged, imported, skipped };
+}
+
+/**
+ * The visibility fields of an import's commit: --visibility (with --share-source for public), or the
+ * original --public flag, or nothing (the server's default: program for a program's member).
+ */
+export function visibilityFields(opts: ImportOptions): {
+  visibility?: QuestionVisibility;
+  isPublic?: boolean;
+  shareStatement?: string;
+} {
+  if (opts.visibility !== undefined) {
+    const level = opts.visibility.trim().toLowerCase();
+    if (!(QUESTION_VISIBILITIES as readonly string[]).includes(level)) {
+      throw new Error(VISIBILITY_MESSAGES.VISIBILITY);
+    }
+    return {
+      visibility: level as QuestionVisibility,
+      ...(opts.shareSource ? { shareStatement: shareStatementFor(opts.shareSource) } : {}),
+    };
+  }
+  return opts.public ? { isPublic: true } : {};
 }

@@ -32,6 +32,7 @@ import {
   type ImportSummary,
   type OnDuplicate,
   type Progress,
+  visibilityFields,
 } from "./import-common";
 
 export type { ImportOptions, ImportRowError, ImportSummary, Progress } from "./import-common";
@@ -216,7 +217,7 @@ export async function runImport(
   try {
     const result = await api.imports.commit.mutate({
       items: commitItems,
-      ...(opts.public ? { isPublic: true } : {}),
+      ...visibilityFields(opts),
     });
     return withCommitCounts(summary, result);
   } finally {
@@ -321,7 +322,15 @@ export function registerImportCommands(program: Command): void {
     .option("--answer-col <col>", "correct-answer column")
     .option("--category-col <col>", "category column")
     .option("--explanation-col <col>", "explanation column")
-    .option("--public", "share the imported questions with everyone")
+    .option("--public", "share the imported questions with everyone (same as --visibility public)")
+    .option(
+      "--visibility <level>",
+      "private | program | public (default: program for a program's member, else your profile's)",
+    )
+    .option(
+      "--share-source <source>",
+      "with --visibility public: where the questions come from; you state you may share them",
+    )
     .option(
       "--on-duplicate <mode>",
       "skip | keep-both | newer | metadata (merges only into your own questions)",
@@ -349,6 +358,8 @@ Examples:
   $ prite import bank.xlsx --part 1 --year 2024
   $ prite import mmlu.csv --no-header --year 2023 --dry-run
   $ prite import quiz.xlsx --sheet "Tesla Coils" --on-duplicate newer --public
+  $ prite import bank.csv --visibility program
+  $ prite import own.csv --visibility public --share-source "written by me"
   $ prite import a.csv b.csv --question-col A --option-cols B,C,D,E --answer-col F --json
   $ prite import psychiatry.apkg --part 2 --year 2025 --keep-progress --on-duplicate newer
   $ prite import psychiatry.apkg --tag-map tags.csv --dry-run   # tags.csv: tag,category rows`,

@@ -3,6 +3,11 @@ import { LIMITS } from "../constants";
 import { htmlToText } from "../import/anki/html";
 import { flashcardHtml, imageHashes } from "../media/html";
 import { ZPart, ZYear, maxLengthMessage, optionalText, type TPart } from "./common";
+import {
+  ZQuestionVisibility,
+  ZShareStatement,
+  type QuestionVisibility,
+} from "../visibility";
 
 export const FLASHCARD_MESSAGES = {
   FRONT_REQUIRED: "The front of the card is required",
@@ -21,6 +26,8 @@ export type TFlashcardInput = {
   year: number;
   source: string;
   isPublic?: boolean;
+  visibility?: QuestionVisibility;
+  shareStatement?: string;
 };
 
 /** A side with nothing to show once sanitized: no text and no image. */
@@ -42,6 +49,8 @@ const ZFlashcardFields = z.object({
   year: ZYear,
   source: optionalText(FLASHCARD_MESSAGES.SOURCE_TEXT),
   isPublic: z.boolean({ error: "isPublic must be true or false" }).optional(),
+  visibility: ZQuestionVisibility,
+  shareStatement: ZShareStatement,
 });
 
 /**

@@ -12,6 +12,11 @@ import {
   type QuestionType,
 } from "../constants";
 import {
+  ZQuestionVisibility,
+  ZShareStatement,
+  type QuestionVisibility,
+} from "../visibility";
+import {
   LETTER_MESSAGE,
   ZPart,
   ZYear,
@@ -143,6 +148,10 @@ const ZQuestionInputFields = z.object({
   year: ZYear,
   number: ZQuestionNumber,
   isPublic: z.boolean({ error: "isPublic must be true or false" }).optional(),
+  /** private, program or public (docs/product/visibility.md); `isPublic` still works without it. */
+  visibility: ZQuestionVisibility,
+  /** The statement that the user may share the question, naming its source: needed for public. */
+  shareStatement: ZShareStatement,
 });
 
 /** The question as stored after validation: the shape the server writes and the client edits. */
@@ -163,6 +172,8 @@ export type TQuestionInput = {
   year: number;
   number: number | null;
   isPublic?: boolean;
+  visibility?: QuestionVisibility;
+  shareStatement?: string;
 };
 
 /** A question whose fields have the right types but may still break the rules (a form's state). */
@@ -258,6 +269,8 @@ function normalizeAndCheck(raw: TQuestionDraft): { value: TQuestionInput; issues
     number: raw.number,
   };
   if (raw.isPublic !== undefined) value.isPublic = raw.isPublic;
+  if (raw.visibility !== undefined) value.visibility = raw.visibility;
+  if (raw.shareStatement !== undefined) value.shareStatement = raw.shareStatement;
   return { value, issues };
 }
 

@@ -2,7 +2,7 @@
  * imports.commit (decision 032): creates, merges and skips in one transaction, with the images a deck
  * shows and, when asked, the Anki progress it carries. The duplicate check is duplicate-check.service.ts.
  */
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { and, inArray, sql } from "drizzle-orm";
 import { recordAudit, type AuditMeta } from "../audit/audit.service";
 import { FLASHCARD, yearRangeError } from "../../../core/constants";
 import {
@@ -14,11 +14,17 @@ import {
 import { flashcardHtml, imageHashes } from "../../../core/media";
 import { studyStateFromAnki } from "../../../core/import/anki/progress";
 import type { Db } from "../../db/client";
-import { questionMedia, questions, users, type NewQuestionRow } from "../../db/schema";
+import { questionMedia, questions, type NewQuestionRow } from "../../db/schema";
 import { badRequest, forbidden, notFound } from "../../errors";
 import { storedHashes } from "../media/media.service";
 import { questionJsonById } from "../questions/question-access";
 import { questionColumns, visibleTo } from "../questions/question-json";
+import {
+  newQuestionVisibility,
+  writerOf,
+  type VisibilityWrite,
+} from "../questions/visibility.service";
+import { visibilityOf } from "../../../core/visibility";
 import { itemPrefix } from "../questions/question-edits.service";
 import { keepImportedStates } from "../study/study-writer.service";
 import {
@@ -50,14 +56,6 @@ export { checkDuplicates } from "./duplicate-check.service";
 export const COMMIT_CHUNK = 1000;
 
 /** 'Public Profile' decides whether new questions are public when the request does not say. */
-async function profileDefaultPublic(db: Db, userId: string): Promise<boolean> {
-  const [row] = await db
-    .select({ publicProfile: users.publicProfile })
-    .from(users)
-    .where(eq(users.id, userId));
-  return row?.publicProfile ?? false;
-}
-
 /** A validated item: a file row's question or a flashcard, with what a deck adds. */
 type Valid =
   | { kind: "question"; item: TBulkQuestionItem; extras: TImportExtras }
@@ -227,9 +225,20 @@ export async function commitImport(
 
     // Creates: multi-row inserts.
     const createIndexes = input.items.flatMap((item, i) => (item.action === "create" ? [i] : []));
-    const visibility = { public: 0, private: 0 };
+    const visibility = { public: 0, private: 0, program: 0 };
     if (createIndexes.length > 0) {
-      const fallbackPublic = input.isPublic ?? (await profileDefaultPublic(tx, userId));
+      // The import's level (docs/product/visibility.md): program for a program's member unless asked
+      // otherwise; an item's own isPublic still wins when the request names no level.
+      const writer = await writerOf(tx, userId);
+      const fallback = newQuestionVisibility(writer, {
+        visibility: input.visibility,
+        isPublic: input.isPublic,
+        shareStatement: input.shareStatement,
+      });
+      const ofItem = (isPublic: boolean | undefined): VisibilityWrite =>
+        isPublic === undefined || input.visibility !== undefined
+          ? fallback
+          : newQuestionVisibility(writer, { isPublic });
       for (let start = 0; start < createIndexes.length; start += COMMIT_CHUNK) {
         const chunk = createIndexes.slice(start, start + COMMIT_CHUNK);
         const values: NewQuestionRow[] = chunk.map((i, k) => {
@@ -252,7 +261,7 @@ export async function commitImport(
               number: null,
               explanation: "",
               source: valid.extras.source,
-              isPublic: card.isPublic ?? fallbackPublic,
+              ...ofItem(card.isPublic),
               createdAt,
               updatedAt: now,
             };
@@ -272,13 +281,15 @@ export async function commitImport(
             year: item.year,
             number: item.number,
             explanation: item.explanation,
-            isPublic: item.isPublic ?? fallbackPublic,
+            ...ofItem(item.isPublic),
             // Distinct, increasing times keep the file's order in the newest-first list.
             createdAt,
             updatedAt: now,
           };
         });
-        for (const v of values) visibility[v.isPublic ? "public" : "private"]++;
+        for (const v of values) {
+          visibility[visibilityOf({ isPublic: v.isPublic ?? false, programId: v.programId ?? null })]++;
+        }
         const inserted = await tx.insert(questions).values(values).returning({ id: questions.id });
         chunk.forEach((i, k) => {
           const id = inserted[k]!.id;

@@ -1,4 +1,9 @@
 import { z } from "zod";
+import {
+  ZQuestionVisibility,
+  ZShareStatement,
+  type QuestionVisibility,
+} from "../../../core/visibility";
 import { LIMITS, MEDIA } from "../../../core/constants";
 import { ANKI_IMPORT_MAX, FLASHCARD_HTML_MAX } from "../../../core/import/anki/plan";
 import { ZPart, ZYear } from "../../../core/schemas";
@@ -237,6 +242,10 @@ export const ZCommitRequest = z.object({
     .min(1, IMPORT_MESSAGES.NO_ITEMS)
     .max(COMMIT_MAX, IMPORT_MESSAGES.TOO_MANY_COMMIT),
   isPublic: z.boolean({ error: "isPublic must be true or false" }).optional(),
+  /** private, program or public for the created questions (docs/product/visibility.md). */
+  visibility: ZQuestionVisibility,
+  /** Needed with visibility public: the user may share the questions, naming their source. */
+  shareStatement: ZShareStatement,
   /** Items' `progress` becomes the importer's study state of the questions they create (decision 241). */
   keepProgress: z.boolean({ error: "keepProgress must be true or false" }).optional(),
 });
@@ -247,6 +256,8 @@ export type TCommitRequest = {
     hadDuplicate?: boolean;
   }[];
   isPublic?: boolean;
+  visibility?: QuestionVisibility;
+  shareStatement?: string;
   keepProgress?: boolean;
 };
 

@@ -71,12 +71,15 @@ const cache = new Map<string, CacheEntry>();
  * xmin) or changes visibility; read before the rows, so a change racing the read only causes a rebuild.
  */
 async function fingerprintOf(db: Db, userId: string): Promise<string> {
-  const [row] = await queryRows<{ n: string | number; x: string | null }>(
+  const [row] = await queryRows<{ n: string | number; x: string | null; p: string | null }>(
     db,
-    sql`select count(*)::text as n, sum(xmin::text::bigint)::text as x
-        from questions where creator_id = ${userId} or is_public`,
+    sql`select count(*)::text as n, sum(xmin::text::bigint)::text as x,
+        (select coalesce(program_id::text, '') || ':' || coalesce(program_role, '') from users
+          where id = ${userId}) as p
+        from questions where ${visibleTo(userId)}`,
   );
-  return `${row?.n ?? 0}:${row?.x ?? 0}`;
+  // The membership too: joining or leaving changes the bank even where the counts happen to agree.
+  return `${row?.n ?? 0}:${row?.x ?? 0}:${row?.p ?? ""}`;
 }
 
 async function buildBank(db: Db, userId: string, crossPart: boolean): Promise<VisibleBank> {

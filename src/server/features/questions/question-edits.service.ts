@@ -18,6 +18,7 @@ import {
   type TFlashcardInput,
   type TFlashcardInputPayload,
 } from "../../../core/schemas/flashcard";
+import type { QuestionVisibility } from "../../../core/visibility";
 import type { Db } from "../../db/client";
 import { questions, users, type NewQuestionRow } from "../../db/schema";
 import { badRequest, forbidden, notFound } from "../../errors";
@@ -31,6 +32,7 @@ import {
   type QuestionJson,
   type StoredQuestion,
 } from "./question-json";
+import { editedVisibility, newQuestionVisibility, writerOf, type VisibilityWrite } from "./visibility.service";
 import { QUESTION_MESSAGES_SERVER as MSG, type TBulkCreateRequest } from "./questions.types";
 
 /** Rows per INSERT: 14 columns × 500 stays far below PostgreSQL's 65,535 parameters. */
@@ -85,11 +87,6 @@ async function creatorInfo(db: Db, userId: string): Promise<CreatorInfo | null> 
   return row ?? null;
 }
 
-/** 'Public Profile' decides whether a new question is public when the client does not say. */
-async function defaultIsPublic(db: Db, userId: string): Promise<boolean> {
-  return (await creatorInfo(db, userId))?.publicProfile ?? false;
-}
-
 function storedFields(input: TQuestionInput) {
   return {
     text: input.text,
@@ -115,12 +112,12 @@ export async function createQuestion(
 ): Promise<QuestionJson> {
   checkYear(input.year, now);
   const creator = await creatorInfo(db, userId);
-  const isPublic = input.isPublic ?? creator?.publicProfile ?? false;
+  const shared = newQuestionVisibility(await writerOf(db, userId), input);
   // The answer is built from the inserted row: no statement follows the insert, so a failure after it
   // (PostgreSQL going away) cannot report a saved question as not saved (bench/pg-outage.ts).
   const [row] = await db
     .insert(questions)
-    .values({ ...storedFields(input), creatorId: userId, isPublic, createdAt: now, updatedAt: now })
+    .values({ ...storedFields(input), creatorId: userId, ...shared, createdAt: now, updatedAt: now })
     .returning(questionColumns);
   return toQuestionJson(row!, { viewerId: userId, creator, studyState: null });
 }
@@ -162,13 +159,13 @@ export async function createFlashcard(
 ): Promise<QuestionJson> {
   checkYear(input.year, now);
   const id = await db.transaction(async (tx) => {
-    const isPublic = input.isPublic ?? (await defaultIsPublic(tx, userId));
+    const shared = newQuestionVisibility(await writerOf(tx, userId), input);
     const [row] = await tx
       .insert(questions)
       .values({
         ...flashcardFields(input),
         creatorId: userId,
-        isPublic,
+        ...shared,
         createdAt: now,
         updatedAt: now,
       })
@@ -204,17 +201,32 @@ async function updateFlashcard(
 ): Promise<QuestionJson> {
   const given = Object.fromEntries(Object.entries(data).filter(([, v]) => v !== undefined));
   if (given.front === undefined && given.text !== undefined) given.front = given.text;
-  const allowed = ["front", "back", "category", "part", "year", "source", "isPublic"] as const;
+  const allowed = [
+    "front",
+    "back",
+    "category",
+    "part",
+    "year",
+    "source",
+    "isPublic",
+    "visibility",
+    "shareStatement",
+  ] as const;
   const changes = Object.fromEntries(allowed.flatMap((k) => (k in given ? [[k, given[k]]] : [])));
   const parsed = ZFlashcardInput.safeParse({ ...toFlashcardPayload(row), ...changes });
   if (!parsed.success) throw badRequest(firstIssueMessage(parsed.error));
   checkYear(parsed.data.year, now);
+  const shared = editedVisibility(await writerOf(db, userId), row, {
+    visibility: parsed.data.visibility,
+    isPublic: "isPublic" in changes ? parsed.data.isPublic : undefined,
+    shareStatement: parsed.data.shareStatement,
+  });
   await db.transaction(async (tx) => {
     await tx
       .update(questions)
       .set({
         ...flashcardFields(parsed.data),
-        isPublic: parsed.data.isPublic ?? row.isPublic,
+        ...shared,
         updatedAt: now,
       })
       .where(and(eq(questions.id, row.id), eq(questions.creatorId, userId)));
@@ -273,11 +285,16 @@ export async function updateQuestion(
   const parsed = ZQuestionInput.safeParse({ ...toPayload(row), ...given });
   if (!parsed.success) throw badRequest(firstIssueMessage(parsed.error));
   checkYear(parsed.data.year, now);
+  const shared = editedVisibility(await writerOf(db, userId), row, {
+    visibility: parsed.data.visibility,
+    isPublic: given.isPublic,
+    shareStatement: parsed.data.shareStatement,
+  });
   await db
     .update(questions)
     .set({
       ...storedFields(parsed.data),
-      isPublic: parsed.data.isPublic ?? row.isPublic,
+      ...shared,
       updatedAt: now,
     })
     .where(and(eq(questions.id, row.id), eq(questions.creatorId, userId)));
@@ -363,14 +380,32 @@ export async function bulkCreateQuestions(
 ): Promise<QuestionJson[]> {
   const items = validateBulkItems(req, now);
   const ids = await db.transaction(async (tx) => {
-    const fallbackPublic = await defaultIsPublic(tx, userId);
+    const writer = await writerOf(tx, userId);
+    // Parsed by ZBulkCreateRequest (the router's input): the output types.
+    const level = req.visibility as QuestionVisibility | undefined;
+    const statement = req.shareStatement as string | undefined;
+    // The request's level (docs/product/visibility.md); an item's own isPublic still wins.
+    const requested = { visibility: level, shareStatement: statement };
+    const fallback = newQuestionVisibility(writer, { ...requested, isPublic: req.isPublic });
+    const ofItem = (item: TBulkQuestionItem): VisibilityWrite =>
+      item.isPublic === undefined || level !== undefined
+        ? fallback
+        : newQuestionVisibility(writer, { isPublic: item.isPublic });
     const savedIds: string[] = new Array<string>(items.length);
 
     const mergeIndexes = items.flatMap((item, i) => (item._id ? [i] : []));
     if (mergeIndexes.length > 0) {
       const targetIds = [...new Set(mergeIndexes.map((i) => items[i]!._id!))];
       const targets = await tx
-        .select({ id: questions.id, creatorId: questions.creatorId, type: questions.questionType })
+        .select({
+          id: questions.id,
+          creatorId: questions.creatorId,
+          type: questions.questionType,
+          isPublic: questions.isPublic,
+          programId: questions.programId,
+          reserved: questions.reserved,
+          shareStatement: questions.shareStatement,
+        })
         .from(questions)
         .where(and(inArray(questions.id, targetIds), visibleTo(userId)));
       const byId = new Map(targets.map((t) => [t.id, t]));
@@ -385,7 +420,11 @@ export async function bulkCreateQuestions(
           .update(questions)
           .set({
             ...bulkFields(item, target.type),
-            ...(item.isPublic !== undefined ? { isPublic: item.isPublic } : {}),
+            ...editedVisibility(writer, target, {
+              visibility: level,
+              isPublic: item.isPublic,
+              shareStatement: statement,
+            }),
             updatedAt: now,
           })
           .where(eq(questions.id, target.id));
@@ -401,7 +440,7 @@ export async function bulkCreateQuestions(
         return {
           ...bulkFields(item),
           creatorId: userId,
-          isPublic: item.isPublic ?? fallbackPublic,
+          ...ofItem(item),
           // Distinct, increasing times keep the request's order in the newest-first list.
           createdAt: new Date(now.getTime() + start + k),
           updatedAt: now,

@@ -212,7 +212,7 @@ describe("filters", () => {
     expect(ok.statusCode).toBe(200);
     expect(ok.json()).toHaveLength(2);
     for (const [query, message] of [
-      ["visibility=everyone", "Visibility must be all, mine or public"],
+      ["visibility=everyone", "Visibility must be all, mine, private, program or public"],
       ["part=3", "Part must be 1 or 2"],
       ["page=0", "Page must be a positive whole number"],
       ["page=abc", "Page must be a positive whole number"],

@@ -10,7 +10,7 @@ import { queryRows } from "../../db/raw";
 import { publicCategoryCounts, questions, studyStates } from "../../db/schema";
 import { badRequest } from "../../errors";
 import { loadQuestionsJson } from "./question-access";
-import { visibleTo } from "./question-json";
+import { programBankOf, visibleTo } from "./question-json";
 import {
   QUESTION_PAGE,
   SEARCH_COUNT_CAP,
@@ -104,13 +104,37 @@ type SearchInput = Omit<TSearchQuestions, "visibility"> & { visibility?: TVisibi
  * through the trigram index.
  */
 function ownBranch(viewerId: string, input: SearchInput, limit: SQL): SQL {
+  const level =
+    input.visibility === "private"
+      ? sql`not ${questions.isPublic} and ${questions.programId} is null`
+      : input.visibility === "program"
+        ? sql`not ${questions.isPublic} and ${questions.programId} is not null`
+        : undefined;
   const where = and(
     eq(questions.creatorId, viewerId),
+    level,
     categoryFilter(input, ofQuestions),
     ...otherFilters(input, ofQuestions),
     ...textFilters(input, ofQuestions, false),
   );
   return sql`select id, created_at, 0 as branch from questions where ${where}
+    order by ${NEWEST_FIRST} limit ${limit}`;
+}
+
+/**
+ * The matches among other members' questions of the viewer's program's bank, newest first: read off
+ * questions_program_created_idx and checked row by row like the own branch (a program's bank holds
+ * thousands at most). For a user without a program it reads nothing (decision 352).
+ */
+function programBranch(viewerId: string, input: SearchInput, limit: SQL): SQL {
+  const where = and(
+    programBankOf(viewerId),
+    ne(questions.creatorId, viewerId),
+    categoryFilter(input, ofQuestions),
+    ...otherFilters(input, ofQuestions),
+    ...textFilters(input, ofQuestions, false),
+  );
+  return sql`select id, created_at, 2 as branch from questions where ${where}
     order by ${NEWEST_FIRST} limit ${limit}`;
 }
 
@@ -200,10 +224,14 @@ export async function searchQuestions(
   const visibility = input.visibility ?? "all";
   const own = visibility === "public" ? undefined : ownBranch(viewerId, input, limit);
   const pub =
-    visibility === "mine"
-      ? undefined
-      : publicBranch(viewerId, input, visibility === "all", limit, walk);
-  const matches = [own, pub?.rows].filter((b): b is SQL => b !== undefined);
+    visibility === "all" || visibility === "public"
+      ? publicBranch(viewerId, input, visibility === "all", limit, walk)
+      : undefined;
+  const program =
+    visibility === "all" || visibility === "program"
+      ? programBranch(viewerId, input, limit)
+      : undefined;
+  const matches = [own, pub?.rows, program].filter((b): b is SQL => b !== undefined);
   const rows = await queryRows<{ id: string | null; total: number; widest: number }>(
     db,
     sql`with ${pub?.ctes ?? sql``}
@@ -231,7 +259,7 @@ export async function searchQuestions(
   };
 }
 
-/** The viewer's own questions and every public one, newest first (GET /questions). */
+/** The questions the viewer may see (own, their program's bank, public), newest first (GET /questions). */
 export function listQuestions(
   db: Db,
   viewerId: string,
@@ -265,7 +293,8 @@ export async function presentSources(db: Db, viewerId: string): Promise<string[]
 
 /**
  * Questions the viewer may see per stored category: the public counts kept by triggers
- * (public_category_counts) plus the viewer's own private questions — never a scan of the public bank.
+ * (public_category_counts, public questions only) plus the viewer's own questions that are not public
+ * and the other members' questions of their program's bank — never a scan of the public bank.
  * Categories with no question are absent.
  */
 export async function visibleCategoryCounts(
@@ -278,9 +307,16 @@ export async function visibleCategoryCounts(
     .from(questions)
     .where(and(eq(questions.creatorId, viewerId), eq(questions.isPublic, false)))
     .groupBy(questions.category);
+  const programBank = await db
+    .select({ category: questions.category, n: count() })
+    .from(questions)
+    .where(and(programBankOf(viewerId), ne(questions.creatorId, viewerId)))
+    .groupBy(questions.category);
   const out = new Map<string, number>();
   for (const row of publicRows) out.set(row.category, row.questions);
-  for (const row of ownPrivate) out.set(row.category, (out.get(row.category) ?? 0) + row.n);
+  for (const row of [...ownPrivate, ...programBank]) {
+    out.set(row.category, (out.get(row.category) ?? 0) + row.n);
+  }
   return out;
 }
 

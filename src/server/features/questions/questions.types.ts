@@ -2,6 +2,7 @@ import { z } from "zod";
 import { LIMITS, PRITE_PARTS } from "../../../core/constants";
 import { PART_MESSAGE } from "../../../core/schemas/common";
 import type { TQuestionInputPayload, ZBulkQuestionItem } from "../../../core/schemas/question";
+import { ZQuestionVisibility, ZShareStatement } from "../../../core/visibility";
 import type { QuestionJson } from "./question-json";
 
 /** Page sizes of the question list and search (docs/decisions/010-question-search-and-pagination.md). */
@@ -19,11 +20,15 @@ export function searchTerms(text: string): string[] {
   return [...new Set(words)];
 }
 
-export const VISIBILITIES = ["all", "mine", "public"] as const;
+/**
+ * Browse's visibility filter: everything visible, the viewer's own (any level), their own private
+ * ones, the program's bank (docs/product/visibility.md), or public questions.
+ */
+export const VISIBILITIES = ["all", "mine", "private", "program", "public"] as const;
 export type TVisibility = (typeof VISIBILITIES)[number];
 
 export const SEARCH_MESSAGES = {
-  VISIBILITY: "Visibility must be all, mine or public",
+  VISIBILITY: "Visibility must be all, mine, private, program or public",
   TEXT_LONG: `Search text must be at most ${SEARCH_TEXT_MAX} characters`,
   TOO_MANY_WORDS: `Search for at most ${SEARCH_TERMS_MAX} words at a time`,
   PAGE: "Page must be a positive whole number",
@@ -173,6 +178,8 @@ export const ZBulkCreateRequest = z.object({
   part: z.union([z.string(), z.number()]).nullish(),
   year: z.union([z.string(), z.number()]).nullish(),
   isPublic: z.boolean({ error: "isPublic must be true or false" }).optional(),
+  visibility: ZQuestionVisibility,
+  shareStatement: ZShareStatement,
 });
 export type TBulkCreateRequest = z.input<typeof ZBulkCreateRequest>;
 

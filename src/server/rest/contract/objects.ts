@@ -44,6 +44,7 @@ export const Question = named(
     year: num,
     number: nullable(num),
     isPublic: bool,
+    visibility: str,
     createdAt: str,
     studyData: arr(obj({ user: str, easeFactor: num })),
   }),

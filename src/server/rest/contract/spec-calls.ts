@@ -55,7 +55,7 @@ export const SPEC_CALLS: readonly RestCall[] = [
     spec: true,
     access: "user",
     request:
-      "query: text, part, category, visibility, type (multipleChoice, flashcard), source, page, pageSize",
+      "query: text, part, category, visibility (all, mine, private, program, public), type (multipleChoice, flashcard), source, page, pageSize",
     status: 200,
     response: arr(Question),
   },
@@ -97,7 +97,7 @@ export const SPEC_CALLS: readonly RestCall[] = [
     spec: true,
     access: "user",
     request:
-      'a question: {text, options, correctAnswer, category, part, year, …}; a flashcard: {questionType: "flashcard", front, back, category, part, year, source, isPublic}',
+      'a question: {text, options, correctAnswer, category, part, year, …}; a flashcard: {questionType: "flashcard", front, back, category, part, year, source, isPublic}; visibility private|program|public and shareStatement (for public) optional',
     status: 201,
     response: Question,
   },
@@ -107,7 +107,7 @@ export const SPEC_CALLS: readonly RestCall[] = [
     spec: true,
     access: "user",
     request:
-      "{text, options A-O, correctAnswer, correctAnswers, explanation, category, part, year, isPublic, number, questionType, instructions, numCorrectAnswers}",
+      "{text, options A-O, correctAnswer, correctAnswers, explanation, category, part, year, isPublic, visibility, shareStatement, number, questionType, instructions, numCorrectAnswers}",
     status: 200,
     response: Question,
   },

@@ -57,6 +57,8 @@ const PART_FILTER: SelectOption[] = [{ value: ALL, label: "All Parts" }, ...PART
 const VISIBILITY_FILTER: SelectOption[] = [
   { value: "all", label: "All Questions" },
   { value: "mine", label: "My Questions" },
+  { value: "private", label: "Private" },
+  { value: "program", label: "My Program" },
   { value: "public", label: "Public Questions" },
 ];
 

@@ -52,6 +52,7 @@ export function QuestionCard({ question, own, due, onEdit }: QuestionCardProps) 
             <Badge variant="secondary">Part {question.part}</Badge>
             <Badge variant="info">{question.category.trim() || UNCATEGORIZED}</Badge>
             {question.isPublic && <Badge variant="success">Public</Badge>}
+            {question.visibility === "program" && <Badge variant="secondary">Program</Badge>}
             {due && <Badge variant="warning">Due</Badge>}
           </div>
           {own && (

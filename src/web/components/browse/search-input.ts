@@ -9,7 +9,7 @@ export interface Filters {
   text: string;
   part: string;
   category: string;
-  visibility: "all" | "mine" | "public";
+  visibility: "all" | "mine" | "private" | "program" | "public";
   type: string;
   source: string;
 }
