@@ -1,6 +1,7 @@
 import { TRPCError } from "@trpc/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setQuestionMedia, storeMedia } from "./features/media/media.service";
+import { makeProgram, putInProgram } from "./features/programs/test-program";
 import { addFlashcard, addQuestion } from "./features/study/test-fixtures";
 import { databaseSnapshot } from "./test/db-snapshot";
 import { createHarness, type Harness, type TestUser } from "./test/harness";
@@ -44,6 +45,8 @@ let admin: TestUser;
 let secret: { privateQ: string; score: string; session: string; key: string };
 const MARKER = "owner-private-marker";
 let keyYear = 2000;
+/** Issue 32: the program the owner directs (other and admin are in none). */
+let ownerProgram: string;
 let imageSeq = 0;
 
 const fresh = {
@@ -99,6 +102,30 @@ const fresh = {
     await setQuestionMedia(h.db.db, questionId, [sha256]);
     return sha256;
   },
+  /** Issue 32: a study set of the owner's program. */
+  studySet: async () =>
+    (
+      await owner.caller.assignments.create({
+        kind: "study",
+        count: 3,
+        due: "2099-01-01",
+      })
+    ).assignment.id,
+  /** An exam assignment of the owner's program. */
+  examAssignment: async () => {
+    await fresh.publicQ();
+    return (
+      await owner.caller.assignments.create({
+        kind: "exam",
+        size: 5,
+        mode: "timed",
+        due: "2099-01-01",
+      })
+    ).assignment.id;
+  },
+  /** A question of the owner's program's bank. */
+  programQ: async () =>
+    (await addQuestion(h.db.db, owner.user.id, { isPublic: false, programId: ownerProgram })).id,
   /** An answer key of the owner's for a part and year nobody else uses in this file. */
   key: async () => {
     keyYear += 1;
@@ -362,6 +389,38 @@ const PROCEDURES: Record<string, Access> = {
       admin: "OK",
     },
   ),
+  // Issue 32: a program's assignments are its members'; other users and admins outside it are refused.
+  "assignments.create": objectAccess({
+    label: "program",
+    make: async () => ({ kind: "study", count: 3, due: "2099-01-01", programId: ownerProgram }),
+    other: "FORBIDDEN",
+    admin: "FORBIDDEN",
+  }),
+  "assignments.list": objectAccess({
+    label: "program",
+    make: async () => ({ programId: ownerProgram }),
+    other: "FORBIDDEN",
+    admin: "FORBIDDEN",
+  }),
+  "assignments.update": objectAccess({
+    label: "assignment",
+    make: async () => ({ assignmentId: await fresh.studySet(), closed: true }),
+    other: "FORBIDDEN",
+    admin: "FORBIDDEN",
+  }),
+  "assignments.start": objectAccess({
+    label: "exam assignment",
+    make: async () => ({ assignmentId: await fresh.examAssignment() }),
+    other: "FORBIDDEN",
+    admin: "FORBIDDEN",
+  }),
+  "assignments.reserve": objectAccess({
+    label: "program question",
+    make: async () => ({ questionIds: [await fresh.programQ()], reserved: true }),
+    other: "FORBIDDEN",
+    admin: "FORBIDDEN",
+  }),
+  "assignments.open": { kind: "caller" },
   "exams.close": objectAccess({
     label: "mock exam",
     make: async () => ({ code: await fresh.mockCode() }),
@@ -404,6 +463,8 @@ beforeAll(async () => {
   admin = await h.user(); // the first account is the admin
   owner = await h.user();
   other = await h.user();
+  ownerProgram = await makeProgram(h.db.db, "Owner's program");
+  await putInProgram(h.db.db, owner.user.id, ownerProgram, "director");
   const key = await fresh.key();
   const saved = (await owner.caller.answerKeys.get(key)) as { _id: string };
   secret = {
@@ -712,6 +773,37 @@ function examRoutes(): Record<string, RestCase[]> {
       make: async () => ({ url: (await c.make()).url }),
     })),
     "POST /api/exams/mocks/:code/close": mock("/close", 403, 403),
+    // Issue 32: a program's assignments, refused to users outside it.
+    "GET /api/programs/:id/assignments": [
+      {
+        label: "program",
+        make: async () => ({ url: `/api/programs/${ownerProgram}/assignments` }),
+        other: 403,
+        admin: 403,
+      },
+    ],
+    "POST /api/programs/:id/assignments": [
+      {
+        label: "program",
+        make: async () => ({
+          url: `/api/programs/${ownerProgram}/assignments`,
+          payload: { kind: "study", count: 3, due: "2099-01-01" },
+        }),
+        other: 403,
+        admin: 403,
+      },
+    ],
+    "PATCH /api/programs/:id/assignments/:assignmentId": [
+      {
+        label: "assignment",
+        make: async () => ({
+          url: `/api/programs/${ownerProgram}/assignments/${await fresh.studySet()}`,
+          payload: { closed: true },
+        }),
+        other: 403,
+        admin: 403,
+      },
+    ],
   };
 }
 
