@@ -46,6 +46,7 @@ let admin: TestUser;
 let secret: { privateQ: string; score: string; session: string; key: string };
 const MARKER = "owner-private-marker";
 let keyYear = 2000;
+/** Issue 32: the program the owner directs (other and admin are in none). */
 let imageSeq = 0;
 
 const fresh = {
@@ -127,6 +128,38 @@ const fresh = {
     const director = await h.user();
     return (await director.caller.programs.create({ name: "Another program" })).code!;
   },
+  /** Issue 32: a study set of the owner's program. */
+  studySet: async () => {
+    await fresh.program();
+    return (
+      await owner.caller.assignments.create({
+        kind: "study",
+        count: 3,
+        due: "2099-01-01",
+      })
+    ).assignment.id;
+  },
+  /** An exam assignment of the owner's program. */
+  examAssignment: async () => {
+    await fresh.program();
+    await fresh.publicQ();
+    return (
+      await owner.caller.assignments.create({
+        kind: "exam",
+        size: 5,
+        mode: "timed",
+        due: "2099-01-01",
+      })
+    ).assignment.id;
+  },
+  /** A question of the owner's program's bank. */
+  programQ: async () =>
+    (
+      await addQuestion(h.db.db, owner.user.id, {
+        isPublic: false,
+        programId: await fresh.program(),
+      })
+    ).id,
   /** An answer key of the owner's for a part and year nobody else uses in this file. */
   key: async () => {
     keyYear += 1;
@@ -429,6 +462,43 @@ const PROCEDURES: Record<string, Access> = {
     other: "OK",
     admin: "OK",
   }),
+  // Issue 32: a program's assignments are its members'; other users and admins outside it are refused.
+  "assignments.create": objectAccess({
+    label: "program",
+    make: async () => ({
+      kind: "study",
+      count: 3,
+      due: "2099-01-01",
+      programId: await fresh.program(),
+    }),
+    other: "FORBIDDEN",
+    admin: "FORBIDDEN",
+  }),
+  "assignments.list": objectAccess({
+    label: "program",
+    make: async () => ({ programId: await fresh.program() }),
+    other: "FORBIDDEN",
+    admin: "FORBIDDEN",
+  }),
+  "assignments.update": objectAccess({
+    label: "assignment",
+    make: async () => ({ assignmentId: await fresh.studySet(), closed: true }),
+    other: "FORBIDDEN",
+    admin: "FORBIDDEN",
+  }),
+  "assignments.start": objectAccess({
+    label: "exam assignment",
+    make: async () => ({ assignmentId: await fresh.examAssignment() }),
+    other: "FORBIDDEN",
+    admin: "FORBIDDEN",
+  }),
+  "assignments.reserve": objectAccess({
+    label: "program question",
+    make: async () => ({ questionIds: [await fresh.programQ()], reserved: true }),
+    other: "FORBIDDEN",
+    admin: "FORBIDDEN",
+  }),
+  "assignments.open": { kind: "caller" },
   "exams.close": objectAccess({
     label: "mock exam",
     make: async () => ({ code: await fresh.mockCode() }),
@@ -781,6 +851,37 @@ function examRoutes(): Record<string, RestCase[]> {
       make: async () => ({ url: (await c.make()).url }),
     })),
     "POST /api/exams/mocks/:code/close": mock("/close", 403, 403),
+    // Issue 32: a program's assignments, refused to users outside it.
+    "GET /api/programs/:id/assignments": [
+      {
+        label: "program",
+        make: async () => ({ url: `/api/programs/${await fresh.program()}/assignments` }),
+        other: 403,
+        admin: 403,
+      },
+    ],
+    "POST /api/programs/:id/assignments": [
+      {
+        label: "program",
+        make: async () => ({
+          url: `/api/programs/${await fresh.program()}/assignments`,
+          payload: { kind: "study", count: 3, due: "2099-01-01" },
+        }),
+        other: 403,
+        admin: 403,
+      },
+    ],
+    "PATCH /api/programs/:id/assignments/:assignmentId": [
+      {
+        label: "assignment",
+        make: async () => ({
+          url: `/api/programs/${await fresh.program()}/assignments/${await fresh.studySet()}`,
+          payload: { closed: true },
+        }),
+        other: 403,
+        admin: 403,
+      },
+    ],
   };
 }
 

@@ -7,6 +7,7 @@ import { restReadmeSection } from "../../../scripts/rest-readme";
 import { buildApp } from "../app";
 import { setQuestionMedia, storeMedia } from "../features/media/media.service";
 import { validQuestion } from "../features/questions/questions.fixtures";
+import { makeProgram, putInProgram } from "../features/programs/test-program";
 import { addFlashcard } from "../features/study/test-fixtures";
 import { createHarness, type Harness } from "../test/harness";
 import { modelReply } from "../test/model";
@@ -287,6 +288,21 @@ const EXAMPLES: Record<string, () => Promise<Example>> = {
   }),
   "POST /api/exams/:id/study-incorrect": async () => ({ params: { id: await finishedExam() } }),
   "POST /api/exams/:id/share": async () => ({ params: { id: (await memberExam()).id } }),
+  "GET /api/programs/:id/assignments": async () => ({
+    params: { id: (await studySet()).id },
+    token: admin.token,
+    items: (body: { assignments: unknown[] }) => body.assignments,
+  }),
+  "POST /api/programs/:id/assignments": async () => ({
+    params: { id: await adminProgram() },
+    token: admin.token,
+    body: { kind: "study", categories: ["Ethics"], count: 10, due: "2099-01-01" },
+  }),
+  "PATCH /api/programs/:id/assignments/:assignmentId": async () => ({
+    params: await studySet(),
+    token: admin.token,
+    body: { closed: true },
+  }),
   "POST /api/exams/join": async () => ({ body: { code: await mockCode(admin.token) } }),
   "GET /api/exams/mocks": async () => {
     await mockCode(member.token);
@@ -424,6 +440,28 @@ async function mockCode(token: string): Promise<string> {
   return shared.mockExam.code;
 }
 
+/** Issue 32: a program the admin directs (set up by rows, as the membership calls are tested apart). */
+let adminProgramId: string | undefined;
+async function adminProgram(): Promise<string> {
+  if (!adminProgramId) {
+    const me = await ok("GET", "/api/auth/me", admin.token);
+    adminProgramId = await makeProgram(h.db.db, "Contract program");
+    await putInProgram(h.db.db, me._id, adminProgramId, "director");
+  }
+  return adminProgramId;
+}
+
+/** A study set of the admin's program, its id. */
+async function studySet(): Promise<{ id: string; assignmentId: string }> {
+  const id = await adminProgram();
+  const created = (await ok("POST", `/api/programs/${id}/assignments`, admin.token, {
+    kind: "study",
+    count: 5,
+    due: "2099-01-01",
+  })) as unknown as { assignment: { id: string } };
+  return { id, assignmentId: created.assignment.id };
+}
+
 const loginBody = () => ({ username: member.username, password: "correct horse battery" });
 
 async function scoreId(): Promise<string> {
@@ -443,6 +481,7 @@ function url(call: RestCall, params: Record<string, string> = {}, query?: string
 /** Values for path parameters when the call is refused before it reads them. */
 const ANY_PARAMS = {
   id: "00000000-0000-4000-8000-000000000000",
+  assignmentId: "00000000-0000-4000-8000-000000000000",
   part: "1",
   year: "2024",
   code: "ABCDEFGH",

@@ -4,6 +4,7 @@ import { ACCOUNT_CALLS } from "./contract/account-calls";
 import { OUR_CALLS } from "./contract/our-calls";
 import { PROGRAM_CALLS } from "./contract/program-calls";
 import { SPEC_CALLS } from "./contract/spec-calls";
+import { ASSIGNMENT_CALLS } from "./contract/assignment-calls";
 
 /**
  * The REST contract: every path `/api` serves, with what a client sends and what it reads back. One table
@@ -16,6 +17,7 @@ export const REST_CALLS: readonly RestCall[] = [
   ...OUR_CALLS,
   ...ACCOUNT_CALLS,
   ...PROGRAM_CALLS,
+  ...ASSIGNMENT_CALLS,
 ];
 
 /** The README's REST section for the whole table. */

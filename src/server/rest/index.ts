@@ -15,6 +15,7 @@ import { registerExamRoutes } from "./exams";
 import { registerMediaRoutes } from "./media";
 import { registerPasswordResetRoutes } from "./password-reset";
 import { registerProgramRoutes } from "./programs";
+import { registerAssignmentRoutes } from "./assignments";
 
 /** One file per area; each adds its documented paths here. */
 const registrars: RestRegistrar[] = [
@@ -31,6 +32,7 @@ const registrars: RestRegistrar[] = [
   registerMediaRoutes,
   registerPasswordResetRoutes,
   registerProgramRoutes,
+  registerAssignmentRoutes,
 ];
 
 export function registerRestRoutes(app: FastifyInstance, makeContext: HttpContextFactory): void {

@@ -1,6 +1,7 @@
 import { Link } from "@tanstack/react-router";
 import { BookOpen, Camera, ClipboardList, FileUp, Layers, Star, Clock } from "lucide-react";
 import type { ReactNode } from "react";
+import { OpenAssignmentsCard } from "@/web/components/assignments/open-assignments-card";
 import { PageHeader } from "@/web/components/layout/page-header";
 import { Alert } from "@/web/components/ui/alert";
 import { Button } from "@/web/components/ui/button";
@@ -40,6 +41,8 @@ export function DashboardPage() {
   return (
     <div className="space-y-4">
       <PageHeader title="Dashboard" description={`Welcome, ${user.username}`} />
+
+      <OpenAssignmentsCard />
 
       {summary.isError && (
         <Alert type="error" autoCloseMs={null}>

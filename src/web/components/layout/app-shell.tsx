@@ -8,6 +8,7 @@ import { OfflineProvider, useOffline } from "@/web/offline/offline-provider";
 import { SyncBanner } from "@/web/offline/sync-banner";
 import { AppHeader } from "./app-header";
 import { BottomNav } from "./bottom-nav";
+import { useNavBadges } from "./nav-badges";
 import { FirstPageGate } from "./first-page-gate";
 import { OfflineBanner } from "./offline-banner";
 
@@ -29,6 +30,7 @@ function Frame() {
   const { logOut, isPending, error, clearError } = useLogOut();
   const leave = useLeaveSession();
   const { waiting } = useOffline();
+  const badges = useNavBadges();
 
   // The session query answers a 401 itself (the global handler leaves it alone): when a refetch
   // (say, on returning to the tab the next morning) finds the session expired, go to sign in.
@@ -63,7 +65,7 @@ function Frame() {
           <Outlet />
         </FirstPageGate>
       </main>
-      <BottomNav isAdmin={user.isAdmin} />
+      <BottomNav isAdmin={user.isAdmin} badges={badges} />
     </div>
   );
 }

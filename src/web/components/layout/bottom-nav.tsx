@@ -2,7 +2,8 @@ import { Link, useRouterState } from "@tanstack/react-router";
 import { Ellipsis } from "lucide-react";
 import { lazy, Suspense, useRef, useState, type ReactNode } from "react";
 import { cn } from "@/web/lib/utils";
-import { navTabs, type Tab } from "./nav-tabs";
+import { NavCount } from "./nav-count";
+import { badgeOf, navTabs, type NavBadge, type NavBadges, type Tab } from "./nav-tabs";
 
 // Radix's Dialog is in the `forms` file: loaded when More is first wanted, never with the first screen.
 const loadMoreSheet = () => import("./more-sheet");
@@ -15,14 +16,23 @@ const ENTRY_CLASSES = cn(
   "data-[status=active]:text-primary",
 );
 
-function EntryFace({ icon: Icon, label }: { icon: Tab["icon"]; label: ReactNode }) {
+function EntryFace({
+  icon: Icon,
+  label,
+  badge,
+}: {
+  icon: Tab["icon"];
+  label: ReactNode;
+  badge?: NavBadge | null;
+}) {
   return (
     <>
       <span
-        className="flex h-7 w-12 max-w-full items-center justify-center rounded-full transition-colors group-data-[status=active]:bg-accent"
+        className="relative flex h-7 w-12 max-w-full items-center justify-center rounded-full transition-colors group-data-[status=active]:bg-accent"
         aria-hidden="true"
       >
         <Icon className="size-5" />
+        {badge && <NavCount badge={badge} className="absolute -top-1 right-1" />}
       </span>
       <span className="max-w-full truncate" data-nav-label>
         {label}
@@ -41,7 +51,7 @@ function isCurrent(tab: Tab, pathname: string): boolean {
  * phone five entries, the last of them More (a sheet with the other pages); from `sm` up every page
  * has its own entry, as before (issue 31).
  */
-export function BottomNav({ isAdmin }: { isAdmin: boolean }) {
+export function BottomNav({ isAdmin, badges }: { isAdmin: boolean; badges?: NavBadges }) {
   const tabs = navTabs(isAdmin);
   const more = tabs.filter((tab) => tab.inMore);
   const pathname = useRouterState({ select: (state) => state.location.pathname });
@@ -55,6 +65,9 @@ export function BottomNav({ isAdmin }: { isAdmin: boolean }) {
     void loadMoreSheet().catch(() => {});
   };
   const moreIsCurrent = more.some((tab) => isCurrent(tab, pathname));
+  // More carries the counts of the entries it holds on a phone.
+  const moreCount = more.reduce((n, tab) => n + (badgeOf(badges, tab)?.count ?? 0), 0);
+  const moreBadge = moreCount > 0 ? { count: moreCount, label: `${moreCount} waiting` } : null;
 
   return (
     <nav
@@ -62,24 +75,29 @@ export function BottomNav({ isAdmin }: { isAdmin: boolean }) {
       className="fixed inset-x-0 bottom-0 z-40 border-t bg-card/95 pb-[env(safe-area-inset-bottom)] backdrop-blur supports-[backdrop-filter]:bg-card/85"
     >
       <ul className="mx-auto flex max-w-3xl">
-        {tabs.map(({ to, label, name, icon, exact, inMore }) => (
-          <li key={label} className={cn("min-w-0 flex-1", inMore && "hidden sm:block")}>
-            <Link
-              to={to}
-              activeOptions={{ exact: exact ?? false, includeSearch: false }}
-              aria-label={name}
-              className={ENTRY_CLASSES}
-            >
-              <EntryFace icon={icon} label={label} />
-            </Link>
-          </li>
-        ))}
+        {tabs.map((tab) => {
+          const { to, label, name, icon, exact, inMore } = tab;
+          const badge = badgeOf(badges, tab);
+          return (
+            <li key={label} className={cn("min-w-0 flex-1", inMore && "hidden sm:block")}>
+              <Link
+                to={to}
+                activeOptions={{ exact: exact ?? false, includeSearch: false }}
+                aria-label={badge ? `${name ?? label}, ${badge.label}` : name}
+                className={ENTRY_CLASSES}
+              >
+                <EntryFace icon={icon} label={label} badge={badge} />
+              </Link>
+            </li>
+          );
+        })}
         <li className="min-w-0 flex-1 sm:hidden">
           <button
             ref={moreButton}
             type="button"
             aria-haspopup="dialog"
             aria-expanded={open}
+            aria-label={moreBadge ? `More, ${moreBadge.label}` : undefined}
             data-status={moreIsCurrent ? "active" : undefined}
             className={ENTRY_CLASSES}
             onPointerEnter={want}
@@ -89,7 +107,7 @@ export function BottomNav({ isAdmin }: { isAdmin: boolean }) {
               setOpenOn(open ? null : pathname);
             }}
           >
-            <EntryFace icon={Ellipsis} label="More" />
+            <EntryFace icon={Ellipsis} label="More" badge={moreBadge} />
           </button>
         </li>
       </ul>
@@ -97,6 +115,7 @@ export function BottomNav({ isAdmin }: { isAdmin: boolean }) {
         <Suspense fallback={null}>
           <MoreSheet
             tabs={more}
+            badges={badges}
             open={open}
             returnFocusTo={moreButton}
             onOpenChange={(next) => setOpenOn(next ? pathname : null)}

@@ -1,10 +1,13 @@
 import { Link } from "@tanstack/react-router";
 import type { RefObject } from "react";
 import { Dialog, DialogContent, DialogTitle } from "@/web/components/ui/dialog";
-import type { Tab } from "./nav-tabs";
+import { NavCount } from "./nav-count";
+import { badgeOf, type NavBadges, type Tab } from "./nav-tabs";
 
 interface MoreSheetProps {
   tabs: readonly Tab[];
+  /** Counts on entries (issue 32), by the tab's `to`. */
+  badges?: NavBadges;
   open: boolean;
   onOpenChange: (open: boolean) => void;
   /** More itself: the Dialog has no Radix trigger to give the focus back to. */
@@ -17,7 +20,13 @@ interface MoreSheetProps {
  * outside, and gives the focus back to More. Loaded lazily by `BottomNav`: keep it out of the layout's
  * `app` file (vite.config.ts).
  */
-export default function MoreSheet({ tabs, open, onOpenChange, returnFocusTo }: MoreSheetProps) {
+export default function MoreSheet({
+  tabs,
+  badges,
+  open,
+  onOpenChange,
+  returnFocusTo,
+}: MoreSheetProps) {
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
       <DialogContent
@@ -31,20 +40,26 @@ export default function MoreSheet({ tabs, open, onOpenChange, returnFocusTo }: M
         <DialogTitle>More</DialogTitle>
         <nav aria-label="More pages">
           <ul className="grid gap-1">
-            {tabs.map(({ to, label, name, icon: Icon, exact }) => (
-              <li key={label}>
-                <Link
-                  to={to}
-                  activeOptions={{ exact: exact ?? false, includeSearch: false }}
-                  // The page it leads to may be this one: the sheet closes all the same.
-                  onClick={() => onOpenChange(false)}
-                  className="flex min-h-12 items-center gap-3 rounded-md px-3 font-medium text-foreground outline-none hover:bg-accent focus-visible:ring-2 focus-visible:ring-ring data-[status=active]:bg-accent data-[status=active]:text-primary"
-                >
-                  <Icon className="size-5" aria-hidden="true" />
-                  {name ?? label}
-                </Link>
-              </li>
-            ))}
+            {tabs.map((tab) => {
+              const { to, label, name, icon: Icon, exact } = tab;
+              const badge = badgeOf(badges, tab);
+              return (
+                <li key={label}>
+                  <Link
+                    to={to}
+                    aria-label={badge ? `${name ?? label}, ${badge.label}` : undefined}
+                    activeOptions={{ exact: exact ?? false, includeSearch: false }}
+                    // The page it leads to may be this one: the sheet closes all the same.
+                    onClick={() => onOpenChange(false)}
+                    className="flex min-h-12 items-center gap-3 rounded-md px-3 font-medium text-foreground outline-none hover:bg-accent focus-visible:ring-2 focus-visible:ring-ring data-[status=active]:bg-accent data-[status=active]:text-primary"
+                  >
+                    <Icon className="size-5" aria-hidden="true" />
+                    {name ?? label}
+                    {badge && <NavCount badge={badge} className="ml-auto" />}
+                  </Link>
+                </li>
+              );
+            })}
           </ul>
         </nav>
       </DialogContent>

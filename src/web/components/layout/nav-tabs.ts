@@ -25,6 +25,22 @@ export interface Tab {
   inMore?: boolean;
 }
 
+/** A count shown on a navigation entry (issue 32), with the words a screen reader says for it. */
+export interface NavBadge {
+  count: number;
+  /** e.g. "2 open assignments". */
+  label: string;
+}
+
+/** Badges by the tab's `to` ("/program"); an entry without one, or with a count of 0, shows none. */
+export type NavBadges = Readonly<Partial<Record<string, NavBadge>>>;
+
+/** The badge a tab shows, if any. */
+export function badgeOf(badges: NavBadges | undefined, tab: Pick<Tab, "to">): NavBadge | null {
+  const badge = badges?.[String(tab.to)];
+  return badge && badge.count > 0 ? badge : null;
+}
+
 const TABS: readonly Tab[] = [
   { to: "/", label: "Home", icon: House, exact: true },
   { to: "/study", label: "Study", icon: BookOpen },

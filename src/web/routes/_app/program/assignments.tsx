@@ -1,11 +1,8 @@
 import { createFileRoute } from "@tanstack/react-router";
+import { AssignmentsPage } from "@/web/components/assignments/assignments-page";
 
-// Scaffolding for issue 32: the assignments helper replaces this page.
+/** A program's assignments (issue 32): directors assign and follow, residents take them. */
 export const Route = createFileRoute("/_app/program/assignments")({
   head: () => ({ meta: [{ title: "Assignments · PRITE Study" }] }),
-  component: AssignmentsRoute,
+  component: AssignmentsPage,
 });
-
-function AssignmentsRoute() {
-  return <h1 className="text-xl font-semibold">Assignments</h1>;
-}
