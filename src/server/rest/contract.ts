@@ -3,6 +3,7 @@ import { renderRestReadme as renderReadme } from "./contract/readme";
 import { ACCOUNT_CALLS } from "./contract/account-calls";
 import { OUR_CALLS } from "./contract/our-calls";
 import { SPEC_CALLS } from "./contract/spec-calls";
+import { PROGRAM_REPORT_CALLS } from "./contract/program-report-calls";
 
 /**
  * The REST contract: every path `/api` serves, with what a client sends and what it reads back. One table
@@ -10,7 +11,12 @@ import { SPEC_CALLS } from "./contract/spec-calls";
  * (`npx tsx scripts/rest-readme.ts` writes it, the test checks it), so neither can drift from the server.
  * A response shape lists the fields a client reads; the server may send more.
  */
-export const REST_CALLS: readonly RestCall[] = [...SPEC_CALLS, ...OUR_CALLS, ...ACCOUNT_CALLS];
+export const REST_CALLS: readonly RestCall[] = [
+  ...SPEC_CALLS,
+  ...OUR_CALLS,
+  ...ACCOUNT_CALLS,
+  ...PROGRAM_REPORT_CALLS,
+];
 
 /** The README's REST section for the whole table. */
 export const renderRestReadme = (calls: readonly RestCall[] = REST_CALLS): string =>

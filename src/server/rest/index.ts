@@ -14,6 +14,7 @@ import { registerAiRoutes } from "./ai";
 import { registerExamRoutes } from "./exams";
 import { registerMediaRoutes } from "./media";
 import { registerPasswordResetRoutes } from "./password-reset";
+import { registerProgramReportRoutes } from "./program-report";
 
 /** One file per area; each adds its documented paths here. */
 const registrars: RestRegistrar[] = [
@@ -29,6 +30,7 @@ const registrars: RestRegistrar[] = [
   registerExamRoutes,
   registerMediaRoutes,
   registerPasswordResetRoutes,
+  registerProgramReportRoutes,
 ];
 
 export function registerRestRoutes(app: FastifyInstance, makeContext: HttpContextFactory): void {

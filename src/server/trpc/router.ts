@@ -11,6 +11,7 @@ import { answerKeysRouter } from "../features/answer-keys/answer-keys.router";
 import { aiRouter, parserRouter } from "../features/ai/ai.router";
 import { examsRouter } from "../features/exams/exams.router";
 import { mediaRouter } from "../features/media/media.router";
+import { programReportRouter } from "../features/programs/program-report.router";
 import { createCallerFactory, router } from "./init";
 
 export const appRouter = router({
@@ -28,6 +29,7 @@ export const appRouter = router({
   parser: parserRouter,
   exams: examsRouter,
   media: mediaRouter,
+  programReport: programReportRouter,
 });
 
 export type AppRouter = typeof appRouter;
