@@ -46,10 +46,11 @@ let admin: TestUser;
 let secret: { privateQ: string; score: string; session: string; key: string };
 const MARKER = "owner-private-marker";
 let keyYear = 2000;
-/** Issue 32: the program the owner directs (other and admin are in none). */
 let imageSeq = 0;
 
 const fresh = {
+  /** Issue 32: a new program whose director the owner becomes (leaving any other). */
+  directedProgram: async (): Promise<string> => fresh.program(),
   privateQ: async (text?: string) =>
     (await addQuestion(h.db.db, owner.user.id, { isPublic: false, ...(text ? { text } : {}) })).id,
   publicQ: async () => (await addQuestion(h.db.db, owner.user.id, { isPublic: true })).id,
@@ -249,6 +250,8 @@ const PROCEDURES: Record<string, Access> = {
   "users.updateSettings": { kind: "caller" },
   "users.markScoresOnboardingOffered": { kind: "caller" },
   "users.exportStudyData": { kind: "caller" },
+  "users.scoreSharing": { kind: "caller" },
+  "users.setScoreSharing": { kind: "caller" },
   "users.exportQuestions": { kind: "caller" },
   "users.exportAnki": { kind: "caller" },
   "users.resetStudyProgress": { kind: "caller" },
@@ -352,6 +355,26 @@ const PROCEDURES: Record<string, Access> = {
   "study.updateScheduler": { kind: "caller" },
   "study.optimize": { kind: "caller" },
   "stats.summary": { kind: "caller" },
+  // Issue 32: the program dashboard is its directors'; another program's id reads as missing, and a
+  // user outside any program (other, admin) is refused before it. A resident's own row is theirs.
+  "programReport.report": objectAccess({
+    label: "program",
+    make: async () => ({ programId: await fresh.directedProgram() }),
+    other: "FORBIDDEN",
+    admin: "FORBIDDEN",
+  }),
+  "programReport.setThresholds": objectAccess({
+    label: "program",
+    make: async () => ({
+      programId: await fresh.directedProgram(),
+      inactiveDays: 10,
+      accuracyFlag: 0.5,
+    }),
+    other: "FORBIDDEN",
+    admin: "FORBIDDEN",
+  }),
+  "programReport.mine": { kind: "caller" },
+  "programReport.classPercentiles": { kind: "caller" },
   "stats.comparative": { kind: "caller" },
   "stats.session": onPrivate("session", async () => ({ sessionId: await fresh.session() })),
   "explanations.status": { kind: "caller" },
@@ -787,6 +810,14 @@ const REST_OBJECT: Record<string, RestCase[]> = {
   // Issue 16: exams are their taker's alone; a mock exam's results its creator's and admins'.
   ...examRoutes(),
   ...programRoutes(),
+  "GET /api/programs/:id/report": [
+    {
+      label: "program",
+      make: async () => ({ url: `/api/programs/${await fresh.directedProgram()}/report` }),
+      other: 403,
+      admin: 403,
+    },
+  ],
   // Issue 17: an image, to those who can see a question showing it.
   "GET /api/media/:sha256": [
     {

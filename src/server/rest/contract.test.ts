@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { restReadmeSection } from "../../../scripts/rest-readme";
 import { buildApp } from "../app";
 import { setQuestionMedia, storeMedia } from "../features/media/media.service";
+import { insertProgram, setMembership } from "../features/programs/program-report.fixtures";
 import { validQuestion } from "../features/questions/questions.fixtures";
 import { makeProgram, putInProgram } from "../features/programs/test-program";
 import { addFlashcard } from "../features/study/test-fixtures";
@@ -158,6 +159,18 @@ const EXAMPLES: Record<string, () => Promise<Example>> = {
   "GET /api/questions/due": async () => ({}),
   "GET /api/questions/search": async () => ({ query: "text=medication&part=1" }),
   "GET /api/questions/category-stats": async () => ({}),
+  // Issue 32: a director of a program with one resident (the member) reads its dashboard.
+  "GET /api/programs/:id/report": async () => {
+    const chief = await register("programchief");
+    const programId = await insertProgram(h.db.db);
+    await setMembership(
+      h.db.db,
+      (await ok("GET", "/api/auth/me", chief.token))._id,
+      programId,
+      "director",
+    );
+    return { params: { id: programId }, token: chief.token };
+  },
   "POST /api/parser/questions": async () => ({ body: { ocrText: OCR_TEXT, part: "1" } }),
   "POST /api/questions/bulk": async () => ({
     body: {

@@ -5,6 +5,7 @@ import { OUR_CALLS } from "./contract/our-calls";
 import { PROGRAM_CALLS } from "./contract/program-calls";
 import { SPEC_CALLS } from "./contract/spec-calls";
 import { ASSIGNMENT_CALLS } from "./contract/assignment-calls";
+import { PROGRAM_REPORT_CALLS } from "./contract/program-report-calls";
 
 /**
  * The REST contract: every path `/api` serves, with what a client sends and what it reads back. One table
@@ -18,6 +19,7 @@ export const REST_CALLS: readonly RestCall[] = [
   ...ACCOUNT_CALLS,
   ...PROGRAM_CALLS,
   ...ASSIGNMENT_CALLS,
+  ...PROGRAM_REPORT_CALLS,
 ];
 
 /** The README's REST section for the whole table. */

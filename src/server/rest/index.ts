@@ -16,6 +16,7 @@ import { registerMediaRoutes } from "./media";
 import { registerPasswordResetRoutes } from "./password-reset";
 import { registerProgramRoutes } from "./programs";
 import { registerAssignmentRoutes } from "./assignments";
+import { registerProgramReportRoutes } from "./program-report";
 
 /** One file per area; each adds its documented paths here. */
 const registrars: RestRegistrar[] = [
@@ -33,6 +34,7 @@ const registrars: RestRegistrar[] = [
   registerPasswordResetRoutes,
   registerProgramRoutes,
   registerAssignmentRoutes,
+  registerProgramReportRoutes,
 ];
 
 export function registerRestRoutes(app: FastifyInstance, makeContext: HttpContextFactory): void {

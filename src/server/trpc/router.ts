@@ -13,6 +13,7 @@ import { examsRouter } from "../features/exams/exams.router";
 import { mediaRouter } from "../features/media/media.router";
 import { programsRouter } from "../features/programs/programs.router";
 import { assignmentsRouter } from "../features/programs/assignments.router";
+import { programReportRouter } from "../features/programs/program-report.router";
 import { createCallerFactory, router } from "./init";
 
 export const appRouter = router({
@@ -32,6 +33,7 @@ export const appRouter = router({
   media: mediaRouter,
   programs: programsRouter,
   assignments: assignmentsRouter,
+  programReport: programReportRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -13,6 +13,8 @@ import {
   updateSettings,
 } from "./users.service";
 import { USER_MESSAGES } from "./users.types";
+import { scoreSharing, setScoreSharing } from "../programs/program-report.service";
+import { z } from "zod";
 
 /** The signed-in user's own profile, settings and data (docs/product/rest-api.md /users rows); never anyone else's. */
 export const usersRouter = router({
@@ -38,6 +40,13 @@ export const usersRouter = router({
     const row = await markScoresOnboardingOffered(ctx.db, ctx.user.id, ctx.now());
     return { success: true as const, user: await loadUserJson(ctx.db, row) };
   }),
+
+  /** Whether the caller's PRITE scores reach their program's dashboard (off by default). */
+  scoreSharing: protectedProcedure.query(({ ctx }) => scoreSharing(ctx.db, ctx.user.id)),
+
+  setScoreSharing: protectedProcedure
+    .input(z.object({ share: z.boolean({ error: "Choose whether to share your scores" }) }))
+    .mutation(({ ctx, input }) => setScoreSharing(ctx.db, ctx.user.id, input.share)),
 
   exportStudyData: protectedProcedure.query(async ({ ctx }) => ({
     success: true as const,

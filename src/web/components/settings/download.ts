@@ -23,3 +23,8 @@ function downloadBlob(blob: Blob, fileName: string): void {
   // Some browsers read the URL after click() returns: release it on the next turn.
   window.setTimeout(() => URL.revokeObjectURL(url), 0);
 }
+
+/** Saves `text` (a CSV table) as a file through the browser's download. */
+export function downloadText(text: string, fileName: string, type = "text/csv"): void {
+  downloadBlob(new Blob([text], { type: `${type};charset=utf-8` }), fileName);
+}

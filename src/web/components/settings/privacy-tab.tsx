@@ -6,6 +6,7 @@ import { Label } from "@/web/components/ui/label";
 import { Switch } from "@/web/components/ui/switch";
 import { useSessionUser } from "@/web/lib/session";
 import { errorMessage, trpc } from "@/web/lib/trpc";
+import { ScoreSharingToggle } from "@/web/components/program/score-sharing-toggle";
 
 type Settings = { shareUsageData: boolean; publicProfile: boolean };
 
@@ -71,6 +72,7 @@ export function PrivacyTab() {
             />
           </div>
         ))}
+        <ScoreSharingToggle />
         <section className="flex gap-3 rounded-md border bg-muted/40 p-4">
           <ShieldCheck className="mt-0.5 size-5 shrink-0 text-primary" aria-hidden="true" />
           <div className="flex flex-col gap-1">
