@@ -24,7 +24,7 @@ describe("prite exit codes: commander's own outcomes", () => {
     [["exams"], "create, results, list", "prite exams"],
     [
       ["programs"],
-      "create, join, members, promote, demote, remove, leave, renew-code",
+      "create, join, members, promote, demote, remove, leave, renew-code, assign, assignments, close, extend, reserve, release, report",
       "prite programs",
     ],
     [["fsrs"], "optimize", "prite fsrs"],

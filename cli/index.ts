@@ -8,6 +8,8 @@ import { registerExportCommands } from "./commands/export";
 import { registerFsrsCommands } from "./commands/fsrs";
 import { registerImportCommands } from "./commands/import";
 import { registerProgramCommands } from "./commands/programs";
+import { registerAssignmentCommands } from "./commands/programs-assign";
+import { addProgramReportCommand } from "./commands/programs-report";
 import { registerSeedCommands } from "./commands/seed";
 import { registerUserCommands } from "./commands/users";
 
@@ -85,8 +87,10 @@ Examples:
   registerSeedCommands(program);
   registerExamCommands(program);
   registerAuditCommands(program);
-  // Other files add their subcommands (assign, report) to the returned `programs` group.
-  registerProgramCommands(program);
+  // Assignments and the report live in their own files, on the one `programs` group.
+  const programs = registerProgramCommands(program);
+  registerAssignmentCommands(programs);
+  addProgramReportCommand(programs);
   return program;
 }
 
