@@ -25,6 +25,7 @@ import {
 } from "@/web/components/ui/table";
 import { errorMessage, trpc, type RouterOutputs } from "@/web/lib/trpc";
 import { cn } from "@/web/lib/utils";
+import { ReserveCard } from "./reserve-card";
 
 type List = RouterOutputs["assignments"]["list"];
 type DirectorAssignment = Extract<List, { role: "director" }>["assignments"][number];
@@ -392,6 +393,7 @@ export function AssignmentsPage() {
       )}
       {data?.role === "director" && data.assignments.map((a) => <DirectorCard key={a.id} a={a} />)}
       {data?.role === "resident" && data.assignments.map((a) => <ResidentCard key={a.id} a={a} />)}
+      {data?.role === "director" && <ReserveCard />}
     </div>
   );
 }
