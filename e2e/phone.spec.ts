@@ -19,6 +19,8 @@ async function barEntries(page: Page) {
 const MORE_PAGES = [
   { name: "Capture", path: "/capture", heading: "Capture Questions" },
   { name: "Import", path: "/import", heading: "Import Questions" },
+  // Issue 32: the program's pages (the heading is /program's, the dashboard's, while in no program).
+  { name: "Program", path: "/program", heading: "Program" },
   { name: "Settings", path: "/settings", heading: "Settings" },
   { name: "Admin", path: "/admin", heading: "Admin Dashboard" },
 ];
@@ -73,14 +75,14 @@ for (const width of [320, 375, 430]) {
 test.describe("a resident who is no admin", () => {
   test.use({ viewport: { width: 375, height: 740 } });
 
-  test("More holds Capture, Import and Settings, and no Admin", async ({ page, user }) => {
+  test("More holds Capture, Import, Program and Settings, and no Admin", async ({ page, user }) => {
     void user;
     await page.goto("/");
     await expect(page.getByRole("heading", { level: 1, name: "Dashboard" })).toBeVisible();
     await expect((await barEntries(page)).entries).toHaveCount(5);
     await mainNav(page).getByRole("button", { name: "More", exact: true }).click();
     const sheet = page.getByRole("dialog", { name: "More" });
-    await expect(sheet.getByRole("link")).toHaveText(["Capture", "Import", "Settings"]);
+    await expect(sheet.getByRole("link")).toHaveText(["Capture", "Import", "Program", "Settings"]);
     await expect(page.getByRole("link", { name: "Admin" })).toHaveCount(0);
   });
 });
@@ -100,6 +102,7 @@ test.describe("on a wide screen", () => {
       "Capture",
       "Import",
       "Browse",
+      "Program",
       "Settings",
       "Admin",
     ]);

@@ -4,6 +4,7 @@ import { useSessionUser } from "@/web/lib/session";
 import { AdminDashboard } from "./admin-dashboard";
 import { AuditLogCard } from "./audit-log-card";
 import { MockExamsCard } from "./mock-exams-card";
+import { ProgramsCard } from "./programs-card";
 
 export function AdminPage() {
   const user = useSessionUser();
@@ -19,6 +20,7 @@ export function AdminPage() {
     <>
       <PageHeader title="Admin Dashboard" />
       <AdminDashboard />
+      <ProgramsCard />
       <MockExamsCard />
       <AuditLogCard />
     </>

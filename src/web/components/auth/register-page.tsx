@@ -1,5 +1,5 @@
 import { useQueryClient } from "@tanstack/react-query";
-import { Link, useNavigate } from "@tanstack/react-router";
+import { Link, useNavigate, useRouter, useSearch } from "@tanstack/react-router";
 import { useState, type FormEvent } from "react";
 import { PasswordStrengthMeter } from "@/web/components/auth/password-strength";
 import { useBanner } from "@/web/components/ui/alert";
@@ -44,6 +44,8 @@ export function validateRegistration(fields: RegisterFields): string | null {
 
 export function RegisterPage() {
   const navigate = useNavigate();
+  const router = useRouter();
+  const { redirect } = useSearch({ from: "/register" });
   const queryClient = useQueryClient();
   const utils = trpc.useUtils();
   const register = trpc.auth.register.useMutation();
@@ -75,6 +77,10 @@ export function RegisterPage() {
       queryClient.clear();
       utils.auth.me.setData(undefined, user);
       // A new account is offered the PRITE scores form once (skippable), then goes home.
+      if (redirect) {
+        router.history.replace(redirect);
+        return;
+      }
       await navigate(
         user.scoresOnboardingOffered
           ? { to: "/", replace: true }
@@ -93,6 +99,7 @@ export function RegisterPage() {
           Already have an account?{" "}
           <Link
             to="/login"
+            search={redirect ? { redirect } : {}}
             className="inline-flex min-h-11 items-center rounded-sm px-1 font-medium text-primary underline-offset-4 outline-none hover:underline focus-visible:ring-2 focus-visible:ring-ring"
           >
             Sign In

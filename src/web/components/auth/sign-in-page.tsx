@@ -1,5 +1,5 @@
 import { useQueryClient } from "@tanstack/react-query";
-import { Link, useNavigate } from "@tanstack/react-router";
+import { Link, useNavigate, useRouter, useSearch } from "@tanstack/react-router";
 import { useState, type FormEvent } from "react";
 import { useBanner } from "@/web/components/ui/alert";
 import { Button } from "@/web/components/ui/button";
@@ -10,6 +10,9 @@ import { SsoSignIn, useSignInOptions } from "./sso-sign-in";
 
 export function SignInPage() {
   const navigate = useNavigate();
+  const router = useRouter();
+  // Where a join link opened while signed out goes on after signing in (already checked: routes/login.tsx).
+  const { redirect } = useSearch({ from: "/login" });
   const queryClient = useQueryClient();
   const utils = trpc.useUtils();
   const login = trpc.auth.login.useMutation();
@@ -30,7 +33,8 @@ export function SignInPage() {
       // Nothing cached from an earlier session may leak into this one.
       queryClient.clear();
       utils.auth.me.setData(undefined, user);
-      await navigate({ to: "/", replace: true });
+      if (redirect) router.history.replace(redirect);
+      else await navigate({ to: "/", replace: true });
     } catch (error) {
       show("error", errorMessage(error, "Login failed"));
     }
@@ -48,6 +52,7 @@ export function SignInPage() {
           Don&apos;t have an account?{" "}
           <Link
             to="/register"
+            search={redirect ? { redirect } : {}}
             className="inline-flex min-h-11 items-center rounded-sm px-1 font-medium text-primary underline-offset-4 outline-none hover:underline focus-visible:ring-2 focus-visible:ring-ring"
           >
             Register

@@ -3,6 +3,7 @@ import {
   BookOpen,
   Camera,
   ClipboardList,
+  GraduationCap,
   House,
   Library,
   Settings,
@@ -48,6 +49,8 @@ const TABS: readonly Tab[] = [
   { to: "/capture", label: "Capture", icon: Camera, inMore: true },
   { to: "/import", label: "Import", icon: Upload, inMore: true },
   { to: "/browse", label: "Browse", icon: Library },
+  // Issue 32: the residency program (members, assignments; the dashboard for directors).
+  { to: "/program", label: "Program", icon: GraduationCap, inMore: true },
   { to: "/settings", label: "Settings", icon: Settings, inMore: true },
 ];
 

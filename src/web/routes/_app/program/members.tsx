@@ -1,11 +1,12 @@
 import { createFileRoute } from "@tanstack/react-router";
+import { RequiresConnection } from "@/web/components/layout/needs-connection";
+import { MembersPage } from "@/web/components/programs/members-page";
 
-// Scaffolding for issue 32: the programs helper replaces this page.
 export const Route = createFileRoute("/_app/program/members")({
   head: () => ({ meta: [{ title: "Program Members · PRITE Study" }] }),
-  component: MembersRoute,
+  component: () => (
+    <RequiresConnection title="Program" what="The program page">
+      <MembersPage />
+    </RequiresConnection>
+  ),
 });
-
-function MembersRoute() {
-  return <h1 className="text-xl font-semibold">Program Members</h1>;
-}
