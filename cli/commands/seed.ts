@@ -1,6 +1,7 @@
 import type { Command } from "commander";
 import { DEMO_BANK } from "../../src/server/features/seed/demo-bank";
 import { seedSynthetic, type SyntheticOptions } from "../../src/server/features/seed/synthetic";
+import { seedSyntheticPrograms } from "../../src/server/features/seed/synthetic-programs";
 import { action } from "../command";
 import { parseCount, parseYear, usage } from "../options";
 import { requireLocal, type Api } from "../runtime";
@@ -13,6 +14,32 @@ interface SeedOptions {
   reviews: string;
   public: string;
   year?: string;
+  programs?: string;
+  residentsPerProgram?: string;
+}
+
+/** --programs and --residents-per-program (issue 32 item 7): null without --programs. */
+export function programSeedOptions(
+  opts: SeedOptions,
+  users: number,
+): { programs: number; residentsPerProgram: number } | null {
+  if (opts.programs === undefined) {
+    if (opts.residentsPerProgram !== undefined)
+      throw usage("--residents-per-program applies with --programs only.");
+    return null;
+  }
+  const programs = parseCount("programs", opts.programs, 10_000);
+  const residentsPerProgram = parseCount(
+    "residents-per-program",
+    opts.residentsPerProgram ?? "25",
+    1_000,
+  );
+  if (programs * residentsPerProgram > users) {
+    throw usage(
+      `--programs ${programs} of ${residentsPerProgram} need ${programs * residentsPerProgram} users: raise --users.`,
+    );
+  }
+  return { programs, residentsPerProgram };
 }
 
 export interface DemoSeedResult {
@@ -76,7 +103,12 @@ export function checkSeedFlags(opts: SeedOptions, now = new Date()) {
     };
   }
   if (opts.year !== undefined) throw usage("--year applies to --demo only.");
-  return { kind: "synthetic" as const, options: syntheticOptions(opts, now) };
+  const options = syntheticOptions(opts, now);
+  return {
+    kind: "synthetic" as const,
+    options,
+    programs: programSeedOptions(opts, options.users),
+  };
 }
 
 export function registerSeedCommands(program: Command): void {
@@ -93,12 +125,15 @@ export function registerSeedCommands(program: Command): void {
     .option("--reviews <n>", "synthetic reviews, spread over the last 90 days", "500000")
     .option("--public <share>", "share of synthetic questions that are public (0-1)", "0.2")
     .option("--year <year>", "PRITE year for the demo bank (default: this year)")
+    .option("--programs <n>", "with --synthetic: residency programs over the synthetic users")
+    .option("--residents-per-program <n>", "members of each synthetic program (default 25)")
     .addHelpText(
       "after",
       `
 Examples:
   $ prite seed --demo --user chief
-  $ prite seed --synthetic --users 1000 --questions 50000 --reviews 500000`,
+  $ prite seed --synthetic --users 1000 --questions 50000 --reviews 500000
+  $ prite seed --synthetic --users 6750 --programs 270 --residents-per-program 25`,
     )
     .action(
       action(
@@ -114,10 +149,20 @@ Examples:
             ...seed.options,
             now: new Date(),
           });
+          const programs = seed.programs
+            ? await seedSyntheticPrograms(ctx.session.handle!.db, {
+                prefix: result.prefix,
+                ...seed.programs,
+                now: new Date(),
+              })
+            : null;
           const seconds = ((Date.now() - started) / 1000).toFixed(1);
+          const inPrograms = programs
+            ? ` and ${programs.programs} programs (${programs.members} members, ${programs.questions} program questions)`
+            : "";
           ctx.out(
-            `Created ${result.users} users (${result.prefix}_1…, password '${result.password}'), ${result.questions} questions and ${result.reviews} reviews in ${seconds} s.`,
-            { ...result, seconds: Number(seconds) },
+            `Created ${result.users} users (${result.prefix}_1…, password '${result.password}'), ${result.questions} questions and ${result.reviews} reviews${inPrograms} in ${seconds} s.`,
+            { ...result, programs, seconds: Number(seconds) },
           );
         },
         {
