@@ -8,6 +8,7 @@ import {
   type TCreateAssignment,
 } from "@/core/programs/assignments";
 import { PageHeader } from "@/web/components/layout/page-header";
+import { ProgramNav } from "@/web/components/programs/program-nav";
 import { Alert } from "@/web/components/ui/alert";
 import { Badge } from "@/web/components/ui/badge";
 import { Button } from "@/web/components/ui/button";
@@ -381,6 +382,7 @@ export function AssignmentsPage() {
             : "Work your program's directors gave you, with due dates."
         }
       />
+      <ProgramNav />
       {list.isPending && <Spinner label="Loading..." showLabel />}
       {list.isError && (
         <Alert type="error" autoCloseMs={null}>

@@ -17,7 +17,7 @@ import { Spinner } from "@/web/components/ui/spinner";
 import { useSessionUser } from "@/web/lib/session";
 import { errorMessage, trpc } from "@/web/lib/trpc";
 import { MasteryBar, PerformanceStrip, StreakBanner } from "./streak";
-import { ClassPercentilesCard } from "@/web/components/program/class-percentiles-card";
+import { ClassPercentilesCard } from "@/web/components/programs/class-percentiles-card";
 
 function Tile({ label, value, icon }: { label: string; value: number; icon: ReactNode }) {
   return (

@@ -6,7 +6,7 @@ import { Label } from "@/web/components/ui/label";
 import { Switch } from "@/web/components/ui/switch";
 import { useSessionUser } from "@/web/lib/session";
 import { errorMessage, trpc } from "@/web/lib/trpc";
-import { ScoreSharingToggle } from "@/web/components/program/score-sharing-toggle";
+import { ScoreSharingToggle } from "@/web/components/programs/score-sharing-toggle";
 
 type Settings = { shareUsageData: boolean; publicProfile: boolean };
 

@@ -1,5 +1,5 @@
 import { createFileRoute, Link, Navigate } from "@tanstack/react-router";
-import { ProgramDashboard } from "@/web/components/program/program-dashboard";
+import { ProgramDashboard } from "@/web/components/programs/program-dashboard";
 import { Spinner } from "@/web/components/ui/spinner";
 import { trpc } from "@/web/lib/trpc";
 

@@ -1,5 +1,6 @@
 import { Link } from "@tanstack/react-router";
 import { PageHeader } from "@/web/components/layout/page-header";
+import { ProgramNav } from "@/web/components/programs/program-nav";
 import { Alert } from "@/web/components/ui/alert";
 import {
   Card,
@@ -24,6 +25,7 @@ export function WhatMyProgramSees() {
         title="What My Program Sees"
         description="Exactly the figures your program's directors see about you: never your answers."
       />
+      <ProgramNav />
       {mine.isError && (
         <Alert type="error" autoCloseMs={null}>
           {errorMessage(mine.error, "Failed to load what your program sees")}

@@ -2,6 +2,7 @@ import { Download } from "lucide-react";
 import { lazy, Suspense, useState, type FormEvent } from "react";
 import { heatmapCsv, rosterCsv } from "@/core/programs/report";
 import { PageHeader } from "@/web/components/layout/page-header";
+import { ProgramNav } from "@/web/components/programs/program-nav";
 import { downloadText } from "@/web/components/settings/download";
 import { Alert, useBanner } from "@/web/components/ui/alert";
 import { Button } from "@/web/components/ui/button";
@@ -244,6 +245,7 @@ export function ProgramDashboard() {
             : undefined
         }
       />
+      <ProgramNav />
       {report.isError && (
         <Alert type="error" autoCloseMs={null}>
           {errorMessage(report.error, "Failed to load the program dashboard")}
