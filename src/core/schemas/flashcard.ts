@@ -3,11 +3,7 @@ import { LIMITS } from "../constants";
 import { htmlToText } from "../import/anki/html";
 import { flashcardHtml, imageHashes } from "../media/html";
 import { ZPart, ZYear, maxLengthMessage, optionalText, type TPart } from "./common";
-import {
-  ZQuestionVisibility,
-  ZShareStatement,
-  type QuestionVisibility,
-} from "../visibility";
+import { ZQuestionVisibility, ZShareStatement, type QuestionVisibility } from "../visibility";
 
 export const FLASHCARD_MESSAGES = {
   FRONT_REQUIRED: "The front of the card is required",

@@ -11,11 +11,7 @@ import {
   type OptionLetter,
   type QuestionType,
 } from "../constants";
-import {
-  ZQuestionVisibility,
-  ZShareStatement,
-  type QuestionVisibility,
-} from "../visibility";
+import { ZQuestionVisibility, ZShareStatement, type QuestionVisibility } from "../visibility";
 import {
   LETTER_MESSAGE,
   ZPart,

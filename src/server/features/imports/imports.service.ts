@@ -288,7 +288,9 @@ export async function commitImport(
           };
         });
         for (const v of values) {
-          visibility[visibilityOf({ isPublic: v.isPublic ?? false, programId: v.programId ?? null })]++;
+          visibility[
+            visibilityOf({ isPublic: v.isPublic ?? false, programId: v.programId ?? null })
+          ]++;
         }
         const inserted = await tx.insert(questions).values(values).returning({ id: questions.id });
         chunk.forEach((i, k) => {

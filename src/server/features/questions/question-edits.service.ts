@@ -32,7 +32,12 @@ import {
   type QuestionJson,
   type StoredQuestion,
 } from "./question-json";
-import { editedVisibility, newQuestionVisibility, writerOf, type VisibilityWrite } from "./visibility.service";
+import {
+  editedVisibility,
+  newQuestionVisibility,
+  writerOf,
+  type VisibilityWrite,
+} from "./visibility.service";
 import { QUESTION_MESSAGES_SERVER as MSG, type TBulkCreateRequest } from "./questions.types";
 
 /** Rows per INSERT: 14 columns × 500 stays far below PostgreSQL's 65,535 parameters. */
@@ -117,7 +122,13 @@ export async function createQuestion(
   // (PostgreSQL going away) cannot report a saved question as not saved (bench/pg-outage.ts).
   const [row] = await db
     .insert(questions)
-    .values({ ...storedFields(input), creatorId: userId, ...shared, createdAt: now, updatedAt: now })
+    .values({
+      ...storedFields(input),
+      creatorId: userId,
+      ...shared,
+      createdAt: now,
+      updatedAt: now,
+    })
     .returning(questionColumns);
   return toQuestionJson(row!, { viewerId: userId, creator, studyState: null });
 }

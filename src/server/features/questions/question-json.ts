@@ -234,11 +234,7 @@ export function programBankOf(userId: SQL | SQLWrapper | string): SQL {
  * statement (decision 350).
  */
 export function visibleTo(userId: string): SQL {
-  return or(
-    eq(questions.creatorId, userId),
-    eq(questions.isPublic, true),
-    programBankOf(userId),
-  )!;
+  return or(eq(questions.creatorId, userId), eq(questions.isPublic, true), programBankOf(userId))!;
 }
 
 export function ownedBy(userId: string, questionId: string): SQL {

@@ -63,7 +63,10 @@ export function newQuestionVisibility(
   const legacyPublic = req.visibility === undefined && req.isPublic === true;
   const level =
     requestedVisibility(req) ??
-    defaultVisibility({ inProgram: writer.programId !== null, publicByDefault: writer.publicProfile });
+    defaultVisibility({
+      inProgram: writer.programId !== null,
+      publicByDefault: writer.publicProfile,
+    });
   if (level === "public" && (legacyPublic || req.visibility === undefined)) {
     return { isPublic: true, programId: null, shareStatement: (req.shareStatement ?? "").trim() };
   }
@@ -73,7 +76,11 @@ export function newQuestionVisibility(
     shareStatement: req.shareStatement,
   });
   if (!decided.ok) throw badRequest(prefix + decided.message);
-  return { isPublic: decided.isPublic, programId: decided.programId, shareStatement: decided.shareStatement };
+  return {
+    isPublic: decided.isPublic,
+    programId: decided.programId,
+    shareStatement: decided.shareStatement,
+  };
 }
 
 /**
@@ -83,12 +90,18 @@ export function newQuestionVisibility(
  */
 export function editedVisibility(
   writer: Writer,
-  stored: { isPublic: boolean; programId: string | null; reserved: boolean; shareStatement: string },
+  stored: {
+    isPublic: boolean;
+    programId: string | null;
+    reserved: boolean;
+    shareStatement: string;
+  },
   req: VisibilityRequest,
 ): VisibilityWrite | undefined {
   const current = visibilityOf(stored);
   let level = requestedVisibility(req);
-  if (req.visibility === undefined && req.isPublic === false && current !== "public") level = undefined;
+  if (req.visibility === undefined && req.isPublic === false && current !== "public")
+    level = undefined;
   if (level === undefined || level === current) {
     if (req.shareStatement && current === "public") {
       return { isPublic: true, programId: null, shareStatement: req.shareStatement.trim() };
@@ -106,5 +119,9 @@ export function editedVisibility(
     keptStatement: stored.shareStatement,
   });
   if (!decided.ok) throw badRequest(decided.message);
-  return { isPublic: decided.isPublic, programId: decided.programId, shareStatement: decided.shareStatement };
+  return {
+    isPublic: decided.isPublic,
+    programId: decided.programId,
+    shareStatement: decided.shareStatement,
+  };
 }
