@@ -120,7 +120,14 @@ export async function createQuestion(
   // (PostgreSQL going away) cannot report a saved question as not saved (bench/pg-outage.ts).
   const [row] = await db
     .insert(questions)
-    .values({ ...storedFields(input), creatorId: userId, isPublic, createdAt: now, updatedAt: now })
+    .values({
+      ...storedFields(input),
+      creatorId: userId,
+      isPublic,
+      byHand: true,
+      createdAt: now,
+      updatedAt: now,
+    })
     .returning(questionColumns);
   return toQuestionJson(row!, { viewerId: userId, creator, studyState: null });
 }
@@ -169,6 +176,7 @@ export async function createFlashcard(
         ...flashcardFields(input),
         creatorId: userId,
         isPublic,
+        byHand: true,
         createdAt: now,
         updatedAt: now,
       })
@@ -402,6 +410,8 @@ export async function bulkCreateQuestions(
           ...bulkFields(item),
           creatorId: userId,
           isPublic: item.isPublic ?? fallbackPublic,
+          // Captured by hand (the paste capture saves here): studyable the day it is written.
+          byHand: true,
           // Distinct, increasing times keep the request's order in the newest-first list.
           createdAt: new Date(now.getTime() + start + k),
           updatedAt: now,

@@ -38,12 +38,18 @@ export const studyRouter = router({
       category: input?.category,
       limit: input?.limit,
       offset: input?.offset,
+      user: ctx.user,
     }),
   ),
 
   startSession: protectedProcedure.input(ZStartSessionRequest).mutation(async ({ ctx, input }) => {
     await studyTimeZone(ctx.db, ctx.user, ctx.timeZone);
-    return startSession(ctx.db, { userId: ctx.user.id, now: ctx.now(), category: input?.category });
+    return startSession(ctx.db, {
+      userId: ctx.user.id,
+      now: ctx.now(),
+      category: input?.category,
+      user: ctx.user,
+    });
   }),
 
   finishSession: protectedProcedure
@@ -94,7 +100,12 @@ export const studyRouter = router({
 
   /** The next due questions with their full states and the scheduler, kept by the app for offline study. */
   offlineCopy: protectedProcedure.query(({ ctx }) =>
-    offlineCopy(ctx.db, { userId: ctx.user.id, now: ctx.now(), limit: OFFLINE_COPY_SIZE }),
+    offlineCopy(ctx.db, {
+      userId: ctx.user.id,
+      now: ctx.now(),
+      limit: OFFLINE_COPY_SIZE,
+      user: ctx.user,
+    }),
   ),
 
   /** Settings > Study (issue 19): scheduler, desired retention, maximum interval, review count. */
