@@ -243,13 +243,7 @@ export async function recordAnswer(
     });
     // A right answer keeps the schedule until it is rated; a wrong one starts the card over now.
     const after: StudyState = answerState(before, isCorrect, now, settings);
-    const state = await saveState(
-      tx,
-      { userId, questionId: question.id },
-      after,
-      review.id,
-      now,
-    );
+    const state = await saveState(tx, { userId, questionId: question.id }, after, review.id, now);
     const [json] = await questionJsonFor(tx, userId, [question], new Map([[question.id, state]]));
     return {
       isCorrect,
@@ -351,9 +345,7 @@ async function rebuildCard(
       reviewedAt: reviews.reviewedAt,
     })
     .from(reviews)
-    .where(
-      and(eq(reviews.userId, userId), eq(reviews.questionId, questionId), afterReset(userId)),
-    )
+    .where(and(eq(reviews.userId, userId), eq(reviews.questionId, questionId), afterReset(userId)))
     .orderBy(asc(reviews.reviewedAt), asc(reviews.id));
   const state = replayReviews(
     log.map((r) => ({ ...r, difficulty: r.difficulty as Difficulty | null })),
