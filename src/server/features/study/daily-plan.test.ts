@@ -88,6 +88,20 @@ describe("new questions per day (decision 370)", () => {
     expect(body.map((q) => q._id)).toEqual(page.questions.slice(0, 5).map((q) => q._id));
   });
 
+  it("gives the offline copy the same day's list, in the same order", async () => {
+    const me = await h.user();
+    const now = new Date();
+    const bank = await importedBank(me.user.id, 40, new Date(now.getTime() - DAY));
+    const reviews = await dueReviews(me.user.id, 6, now);
+    const caller = await callerAt(me, now);
+    const copy = await caller.study.offlineCopy();
+    const due = await caller.study.due({ limit: 500 });
+    expect(copy.questions.map((q) => q._id)).toEqual(due.questions.map((q) => q._id));
+    expect(copy.questions.map((q) => q._id)).toEqual(interleave(reviews, bank.slice(0, 20)));
+    // The copy's states: the reviews have one, the day's new questions none.
+    expect(Object.keys(copy.states).sort()).toEqual([...reviews].sort());
+  });
+
   it("counts questions introduced today against the limit, and starts again at midnight in the user's zone", async () => {
     const me = await h.user();
     await h.db.db
