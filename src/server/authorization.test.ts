@@ -6,6 +6,7 @@ import { setQuestionMedia, storeMedia } from "./features/media/media.service";
 import { addFlashcard, addQuestion } from "./features/study/test-fixtures";
 import { databaseSnapshot } from "./test/db-snapshot";
 import { createHarness, type Harness, type TestUser } from "./test/harness";
+import { studyStates } from "./db/schema";
 import { appRouter } from "./trpc/router";
 
 /**
@@ -57,6 +58,14 @@ const fresh = {
   /** Issue 17: flashcards, rated instead of answered. */
   privateCard: async () => (await addFlashcard(h.db.db, owner.user.id, { isPublic: false })).id,
   publicCard: async () => (await addFlashcard(h.db.db, owner.user.id, { isPublic: true })).id,
+  /** Issue 34: a public question the owner failed into a leech (the state row written as a test does). */
+  leech: async () => {
+    const id = (await addQuestion(h.db.db, owner.user.id, { isPublic: true })).id;
+    await h.db.db
+      .insert(studyStates)
+      .values({ userId: owner.user.id, questionId: id, lapses: 8, leech: true });
+    return id;
+  },
   score: async () =>
     ((await owner.caller.scores.create({ year: 2024, overallPercentile: 55 })) as { _id: string })
       ._id,
@@ -354,6 +363,22 @@ const PROCEDURES: Record<string, Access> = {
   "study.scheduler": { kind: "caller" },
   "study.updateScheduler": { kind: "caller" },
   "study.optimize": { kind: "caller" },
+  // Issue 34: the day's plan and leeches. A leech is the caller's own: another user's is not found,
+  // even on a public question they can see.
+  "study.dayPlan": { kind: "caller" },
+  "study.setDailyLimits": { kind: "caller" },
+  "study.startCatchUp": { kind: "caller" },
+  "study.endCatchUp": { kind: "caller" },
+  "study.leeches": { kind: "caller" },
+  "study.ownerLeechCounts": { kind: "caller" },
+  "study.resetLeech": onPrivate("leech", async () => ({
+    questionId: await fresh.leech(),
+    confirm: true,
+  })),
+  "study.reportLeech": onPrivate("leech", async () => ({
+    questionId: await fresh.leech(),
+    note: "The answer key looks wrong",
+  })),
   "stats.summary": { kind: "caller" },
   // Issue 32: the program dashboard is its directors'; another program's id reads as missing, and a
   // user outside any program (other, admin) is refused before it. A resident's own row is theirs.

@@ -9,6 +9,8 @@ import {
   type Difficulty,
 } from "../constants";
 import { FLASHCARD_RATINGS } from "../srs/flashcard";
+import { CATCH_UP_DAYS } from "../srs/catch-up";
+import { LEECH_THRESHOLD, NEW_PER_DAY } from "../srs/daily";
 import { ZOptionLetter } from "./common";
 
 export const STUDY_MESSAGES = {
@@ -145,3 +147,45 @@ export const ZSchedulerInput = z.object({
     .optional(),
 });
 export type TSchedulerInput = z.output<typeof ZSchedulerInput>;
+
+/** Settings › Study's daily limits (issue 34, docs/product/study-plan.md). */
+export const ZDailyLimits = z
+  .object({
+    newPerDay: z
+      .number({ error: "New questions per day must be a whole number from 0 to 500" })
+      .int({ error: "New questions per day must be a whole number from 0 to 500" })
+      .min(NEW_PER_DAY.MIN, { error: "New questions per day must be a whole number from 0 to 500" })
+      .max(NEW_PER_DAY.MAX, { error: "New questions per day must be a whole number from 0 to 500" })
+      .optional(),
+    leechThreshold: z
+      .number({ error: "The leech threshold must be a whole number from 1 to 99" })
+      .int({ error: "The leech threshold must be a whole number from 1 to 99" })
+      .min(LEECH_THRESHOLD.MIN, {
+        error: "The leech threshold must be a whole number from 1 to 99",
+      })
+      .max(LEECH_THRESHOLD.MAX, {
+        error: "The leech threshold must be a whole number from 1 to 99",
+      })
+      .optional(),
+  })
+  .strict();
+export type TDailyLimits = z.infer<typeof ZDailyLimits>;
+
+export const ZCatchUpInput = z.object({
+  days: z
+    .number({ error: "Choose from 2 to 30 days for the catch-up" })
+    .int({ error: "Choose from 2 to 30 days for the catch-up" })
+    .min(CATCH_UP_DAYS.MIN, { error: "Choose from 2 to 30 days for the catch-up" })
+    .max(CATCH_UP_DAYS.MAX, { error: "Choose from 2 to 30 days for the catch-up" }),
+});
+
+/** Resetting a leech to new is explicit: the client sends confirm: true after asking. */
+export const ZResetLeechInput = z.object({
+  questionId: ZQuestionId,
+  confirm: z.literal(true, { error: "Confirm the reset: the question goes back to new" }),
+});
+
+export const ZReportLeechInput = z.object({
+  questionId: ZQuestionId,
+  note: z.string().trim().max(1000, { error: "Keep the note under 1,000 characters" }).default(""),
+});

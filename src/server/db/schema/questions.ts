@@ -65,6 +65,11 @@ export const questions = pgTable(
     reserved: boolean().notNull().default(false),
     /** Made public with the sharer's statement that they may share it, naming the source. */
     shareStatement: text().notNull().default(""),
+    /**
+     * Written or captured by hand (questions.create, createFlashcard, bulkCreate), not imported: the
+     * day's study list takes such a question the day it is written (issue 34, decision 370).
+     */
+    byHand: boolean().notNull().default(false),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     // Lower-cased text, option values and explanation in one column so one trigram index serves search.

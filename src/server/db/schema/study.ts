@@ -44,6 +44,13 @@ export const studyStates = pgTable(
      * visibility or answers change, so the due list and its count read study_states alone.
      */
     available: boolean().notNull().default(true),
+    /**
+     * A leech (issue 34, decision 372): failed the user's leech threshold times. It leaves the day's
+     * list until the user resets it; set by the study writer when a failure reaches the threshold.
+     */
+    leech: boolean().notNull().default(false),
+    /** When the row was first written (the question introduced); null for states kept from an Anki import. */
+    introducedAt: timestamp({ withTimezone: true }).defaultNow(),
   },
   (t) => [
     primaryKey({ columns: [t.userId, t.questionId] }),
@@ -51,8 +58,12 @@ export const studyStates = pgTable(
     // the index and stops after `limit` rows; its count is an index-only scan.
     index("study_states_due_order_idx")
       .on(t.userId, t.dueAt.asc().nullsFirst(), t.questionId)
-      .where(sql`${t.available}`),
+      .where(sql`${t.available} and not ${t.leech}`),
     index("study_states_question_idx").on(t.questionId),
+    // New questions introduced today (the daily limit): a range of one user's rows.
+    index("study_states_introduced_idx")
+      .on(t.userId, t.introducedAt)
+      .where(sql`${t.introducedAt} is not null`),
   ],
 );
 
@@ -118,6 +129,49 @@ export const studySessions = pgTable(
     endedAt: timestamp({ withTimezone: true }),
   },
   (t) => [index("study_sessions_user_started_idx").on(t.userId, t.startedAt)],
+);
+
+/**
+ * Residents who found a question a leech (issue 34): one row per user and question, written by a
+ * trigger when study_states.leech turns true (drizzle custom migration), kept when the resident resets
+ * the question, so the owner's count is of residents, not of marks. A resident's report that the
+ * question is bad is recorded here too (until issue 36's reports).
+ */
+export const leechMarks = pgTable(
+  "leech_marks",
+  {
+    userId: uuid()
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    questionId: uuid()
+      .notNull()
+      .references(() => questions.id, { onDelete: "cascade" }),
+    markedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    reportedAt: timestamp({ withTimezone: true }),
+    reportNote: text().notNull().default(""),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.questionId] }),
+    index("leech_marks_question_idx").on(t.questionId),
+  ],
+);
+
+/**
+ * A question the user reset to new (a leech's "Reset"): replays of the review log (a sync, a scheduler
+ * switch) start after this moment, so the reset is not undone by the answers before it.
+ */
+export const studyResets = pgTable(
+  "study_resets",
+  {
+    userId: uuid()
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    questionId: uuid()
+      .notNull()
+      .references(() => questions.id, { onDelete: "cascade" }),
+    resetAt: timestamp({ withTimezone: true }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.questionId] })],
 );
 
 export type StudyStateRow = typeof studyStates.$inferSelect;

@@ -126,6 +126,7 @@ export async function createQuestion(
       ...storedFields(input),
       creatorId: userId,
       ...shared,
+      byHand: true,
       createdAt: now,
       updatedAt: now,
     })
@@ -177,6 +178,7 @@ export async function createFlashcard(
         ...flashcardFields(input),
         creatorId: userId,
         ...shared,
+        byHand: true,
         createdAt: now,
         updatedAt: now,
       })
@@ -452,6 +454,8 @@ export async function bulkCreateQuestions(
           ...bulkFields(item),
           creatorId: userId,
           ...ofItem(item),
+          // Captured by hand (the paste capture saves here): studyable the day it is written.
+          byHand: true,
           // Distinct, increasing times keep the request's order in the newest-first list.
           createdAt: new Date(now.getTime() + start + k),
           updatedAt: now,

@@ -14,7 +14,7 @@ import type { Db } from "../../db/client";
 import { questions, reviews, studySessions } from "../../db/schema";
 import { notFound } from "../../errors";
 import { masteredCategoryCounts, visibleCategoryCounts } from "../questions/questions.service";
-import { dueByCategory } from "../study/due-page.service";
+import { countDue, dueByCategory } from "../study/due-page.service";
 import { STUDY_SESSION_NOT_FOUND } from "../study/study-writer.service";
 import {
   advanceAnswerWindow,
@@ -96,7 +96,7 @@ export async function computeStudySummary(
   // for the slowest, not for their sum); PGlite runs them one after another as before.
   // Totals per category without counting the public bank (visibleCategoryCounts reads the counts
   // the triggers keep); own questions from the creator index.
-  const [stats, visible, ownTotals, masteredBy, dueMap] = await Promise.all([
+  const [stats, visible, ownTotals, masteredBy, dueMap, day] = await Promise.all([
     statsOf(db, opts),
     visibleCategoryCounts(db, userId),
     db
@@ -106,6 +106,8 @@ export async function computeStudySummary(
       .groupBy(questions.category),
     masteredCategoryCounts(db, userId),
     dueByCategory(db, { userId, now }),
+    // Today's list (issue 34): reviews due and the new questions the day takes.
+    countDue(db, { userId, now }),
   ]);
   const totalsBy = new Map<string, { total: number; own: number }>();
   for (const [category, total] of visible) totalsBy.set(category, { total, own: 0 });
@@ -127,9 +129,7 @@ export async function computeStudySummary(
     entry.mastered += row.mastered;
     byLabel.set(label, entry);
   }
-  let dueTotal = 0;
   for (const [category, n] of dueMap) {
-    dueTotal += n;
     const entry = byLabel.get(categoryLabel(category));
     if (entry) entry.due += n;
   }
@@ -165,8 +165,8 @@ export async function computeStudySummary(
     ...stats,
     totalQuestions,
     ownQuestions,
-    // The same three segments as the due list (dueByCategory caps public new questions likewise).
-    dueCount: dueTotal,
+    // The size of today's list, as the due list counts it (docs/product/study-plan.md).
+    dueCount: day.reviewed + day.fresh,
     masteredCount,
     categoryProgress,
     dueCategories,

@@ -5,6 +5,8 @@ import { VersionedCache } from "../../db/user-versions";
 export interface CachedDuePage {
   json: string;
   total: number;
+  /** Of the total: reviews due and today's new questions. */
+  counts?: { reviews: number; fresh: number };
 }
 
 /** At most this much page text is kept per process (UTF-16 code units × 2), oldest first out. */

@@ -11,6 +11,7 @@ import { userVersion, userVersionSql } from "../../db/user-versions";
 import { hasAnswerKey, questions, studyStates, users } from "../../db/schema";
 import { programBankOf, questionJsonSql, type QuestionJson } from "../questions/question-json";
 import { duePageCacheOf, type DuePageCache } from "./due-page-cache";
+import { dailyInputs, type DailyUser } from "./new-limit";
 
 /**
  * The due list's queries take their values as placeholders and are prepared once per database handle
@@ -23,6 +24,8 @@ const ph = {
   categoryAlt: sql.placeholder("categoryAlt"),
   limit: sql.placeholder("limit"),
   offset: sql.placeholder("offset"),
+  newLimit: sql.placeholder("newLimit"),
+  dayStart: sql.placeholder("dayStart"),
 };
 
 type DueParams = {
@@ -34,6 +37,9 @@ type DueParams = {
   categoryAlt: string;
   limit: number;
   offset: number;
+  /** Today's new-question limit (new-limit.ts) and the start of the user's study day (ISO). */
+  newLimit: number;
+  dayStart: string;
 };
 
 function dueParams(opts: {
@@ -42,6 +48,7 @@ function dueParams(opts: {
   category?: string;
   limit?: number;
   offset?: number;
+  daily?: { newLimit: number; dayStart: Date };
 }): DueParams {
   const category = opts.category ?? "";
   return {
@@ -51,6 +58,8 @@ function dueParams(opts: {
     categoryAlt: category === UNCATEGORIZED ? "" : category,
     limit: opts.limit ?? DUE_PAGE.DEFAULT,
     offset: opts.offset ?? 0,
+    newLimit: opts.daily?.newLimit ?? 0,
+    dayStart: (opts.daily?.dayStart ?? new Date(0)).toISOString(),
   };
 }
 
@@ -81,7 +90,8 @@ function poolSegments(db: Db, withCategory: boolean) {
      */
     reviewed: and(
       eq(studyStates.userId, ph.userId),
-      sql`${studyStates.available}`,
+      // Leeches leave the list (decision 372); written so the partial due-order index applies.
+      sql`${studyStates.available} and not ${studyStates.leech}`,
       or(isNull(studyStates.dueAt), lte(studyStates.dueAt, ph.now)),
       category,
     ),
@@ -104,7 +114,7 @@ function poolSegments(db: Db, withCategory: boolean) {
     ),
     /**
      * Never-studied questions of the viewer's program's bank by other members (issue 32): they join
-     * the public ones in the third segment (the newest 20 of both). For a user without a program the
+     * the public ones in the public pick (the newest 20 of both). For a user without a program the
      * program is null and this branch reads nothing (questions_program_created_idx, decision 352).
      */
     programNew: and(
@@ -118,7 +128,7 @@ function poolSegments(db: Db, withCategory: boolean) {
 }
 
 /**
- * The third segment's ids: the newest 20 never-studied public questions and the newest 20 of the
+ * The public pick's ids: the newest 20 never-studied public questions and the newest 20 of the
  * program's bank, each off its own index, of which the newest 20 are taken.
  */
 function sharedNewIds(where: ReturnType<typeof poolSegments>) {
@@ -145,8 +155,16 @@ export interface DuePage {
   offset: number;
 }
 
-/** The three segment sizes as subqueries, for countDue and the due page's single query. */
-function dueCountSql(db: Db, withCategory: boolean) {
+/** A question the user wrote or captured by hand today: the day's list takes it whatever the limit. */
+const handToday = sql`(${questions.byHand} and ${questions.createdAt} >= ${ph.dayStart}::timestamptz)`;
+
+/**
+ * The day's list sizes (issue 34, decision 370) as one CTE body: reviews due (R), the user's own new
+ * questions written by hand today (hand) and older (own_older), the public pick (public_new, at most
+ * 20), the questions introduced today, and from them what the day takes of each kind
+ * (`takeNew` in src/core/srs/daily.ts): take_own, take_public, and the new total.
+ */
+function daySizesSql(db: Db, withCategory: boolean) {
   const where = poolSegments(db, withCategory);
   // An index-only count of study_states, unless a category needs the question.
   const reviewed = withCategory
@@ -159,40 +177,71 @@ function dueCountSql(db: Db, withCategory: boolean) {
         .select({ n: sql<number>`count(*)::int` })
         .from(studyStates)
         .where(where.reviewed);
-  const ownNew = db
-    .select({ n: sql<number>`count(*)::int` })
+  const own = db
+    .select({
+      hand: sql<number>`(count(*) filter (where ${handToday}))::int`.as("hand"),
+      older: sql<number>`(count(*) filter (where not ${handToday}))::int`.as("older"),
+    })
     .from(questions)
     .where(where.ownNew);
   // Counting stops at the cap: the newest 20 are all that can ever be in the list.
   const publicNew = sql`select count(*)::int from ${sharedNewIds(where)} as public_new`;
-  return { reviewed, ownNew, publicNew };
+  // A range of the user's rows in study_states_introduced_idx.
+  const introduced = db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(studyStates)
+    .where(
+      and(
+        eq(studyStates.userId, ph.userId),
+        sql`${studyStates.introducedAt} >= ${ph.dayStart}::timestamptz`,
+      ),
+    );
+  return sql`with counted as materialized (
+        select (${reviewed}) as reviewed, own.hand, own.older as own_older,
+               (${publicNew}) as public_new,
+               greatest(0, ${ph.newLimit}::int - (${introduced})) as slots
+          from (${own}) as own
+      ), taken as materialized (
+        select counted.*, least(own_older, greatest(0, slots - hand)) as take_own from counted
+      )
+      select taken.*, least(public_new, greatest(0, slots - hand - take_own)) as take_public,
+             hand + take_own + least(public_new, greatest(0, slots - hand - take_own)) as fresh
+        from taken`;
+}
+
+export interface DuePage {
+  questions: QuestionJson[];
+  /** Every question of the day's list, not just this page. */
+  total: number;
+  /** Of the total: reviews due, and today's new questions. */
+  reviewCount: number;
+  newCount: number;
+  limit: number;
+  offset: number;
 }
 
 /**
- * The whole due page in one statement (issue 20): the three segment sizes, which part of each segment
- * the page covers (worked out in SQL from those sizes), the covered rows of each segment as question
- * JSON built by PostgreSQL, aggregated into one JSON text in list order, and the moment the next
- * studied question falls due. One round trip whatever the page reaches, and the text goes out as the
- * REST answer without being parsed or written again in Node.
+ * The whole due page in one statement (issue 20): the day's sizes, the first `offset + limit` ids of
+ * each kind in its own order, interleaved by the keys of `interleave` (src/core/srs/daily.ts: review i
+ * of R at i/(R+1), new question j of N at j/(N+1), a review first on a tie), the page's rows as
+ * question JSON built by PostgreSQL, aggregated into one JSON text in list order, and the moment the
+ * next studied question falls due. One round trip, and the text goes out unparsed.
  */
 function duePageQuery(db: Db, withCategory: boolean) {
-  return prepared(db, withCategory ? "due_page_category" : "due_page", (d, name) => {
+  return prepared(db, withCategory ? "due_page_day_category" : "due_page_day", (d, name) => {
     const where = poolSegments(d, withCategory);
-    const counts = dueCountSql(d, withCategory);
-    const limit = sql`${ph.limit}::int`;
-    const offset = sql`${ph.offset}::int`;
-    // The order of study_states_due_order_idx: the page comes off the index.
+    const reach = sql`(${ph.offset}::int + ${ph.limit}::int)`;
+    // The order of study_states_due_order_idx: the reviews come off the index.
     const dueOrder = sql`${studyStates.dueAt} asc nulls first, ${studyStates.questionId}`;
-    const newOrder = sql.join([...newestFirst], sql`, `);
-    // Each segment picks its covered ids in its own order; the question JSON is built once, below.
+    const oldestFirst = sql`${questions.createdAt} asc, ${questions.id} asc`;
     const reviewedRows = d
       .select({
-        segment: sql`1`.as("segment"),
+        kind: sql`0`.as("kind"),
         position: sql`row_number() over (order by ${dueOrder})`.as("position"),
         id: sql`${studyStates.questionId}`.as("id"),
       })
       .from(studyStates);
-    // A category needs the question; otherwise the page comes off study_states alone.
+    // A category needs the question; otherwise the reviews come off study_states alone.
     const reviewed = (
       withCategory
         ? reviewedRows.innerJoin(questions, eq(questions.id, studyStates.questionId))
@@ -200,62 +249,62 @@ function duePageQuery(db: Db, withCategory: boolean) {
     )
       .where(where.reviewed)
       .orderBy(dueOrder);
-    const fresh = (segment: "ownNew", n: number) =>
+    const own = (today: boolean) =>
       d
         .select({
-          segment: sql`${sql.raw(String(n))}`.as("segment"),
-          position: sql`row_number() over (order by ${newOrder})`.as("position"),
+          kind: sql`1`.as("kind"),
+          position: sql`row_number() over (order by ${oldestFirst})`.as("position"),
           id: sql`${questions.id}`.as("id"),
         })
         .from(questions)
-        .where(where[segment])
-        .orderBy(...newestFirst);
-    const shared = sql`select 3 as segment,
+        .where(and(where.ownNew, today ? handToday : sql`not ${handToday}`))
+        .orderBy(sql`${questions.createdAt} asc`, sql`${questions.id} asc`);
+    const publicPick = sql`select 1 as kind,
         row_number() over (order by s.created_at desc nulls last, s.id desc nulls last) as position,
         s.id as id
       from ${sharedNewIds(where)} as s`;
-    // The public segment is the 20 newest at most, written as a constant (not a parameter): with the page's slice limits
-    // unknown to a generic plan, the planner otherwise counted a tenth of the public bank for it and,
-    // at 500,000 questions, hashed every user and compiled the statement with JIT on every call
-    // (330 ms; issue 20 item 6, bench/RESULTS.md).
-    const page = sql`with sizes as materialized (
-        select (${counts.reviewed}) as reviewed, (${counts.ownNew}) as own_new,
-               (${counts.publicNew}) as public_new
-      ), covered as materialized (
-        select sizes.*, greatest(0, least(reviewed - ${offset}, ${limit})) as take_reviewed,
-               greatest(0, ${offset} - reviewed) as skip_own
-          from sizes
-      ), covered_own as materialized (
-        select covered.*, greatest(0, least(own_new - skip_own, ${limit} - take_reviewed)) as take_own,
-               greatest(0, ${offset} - reviewed - own_new) as skip_public
-          from covered
-      ), slices as materialized (
-        select covered_own.*,
-               greatest(0, least(public_new - skip_public, ${limit} - take_reviewed - take_own)) as take_public
-          from covered_own
+    const size = (column: string) => sql`(select ${sql.raw(column)} from sizes)`;
+    // The public pick is the 20 newest at most, written as a constant (not a parameter): with the
+    // page's limits unknown to a generic plan, the planner otherwise counted a tenth of the public bank
+    // (issue 20 item 6, bench/RESULTS.md).
+    const page = sql`with sizes as materialized (${daySizesSql(d, withCategory)}),
+      picked as materialized (
+        select p.id, p.kind,
+               case when p.kind = 0 then p.position::float8 / (${size("reviewed")} + 1)
+                    else p.position::float8 / (${size("fresh")} + 1) end as key
+          from (
+            (${reviewed} limit least(${size("reviewed")}, ${reach}))
+            union all
+            (${own(true)} limit least(${size("hand")}, ${reach}))
+            union all
+            (select o.kind, o.position + ${size("hand")}, o.id from (${own(false)}) as o
+              order by o.position limit least(${size("take_own")}, ${reach}))
+            union all
+            (select n.kind, n.position + ${size("hand")} + ${size("take_own")}, n.id
+               from (${publicPick} limit ${sql.raw(String(PUBLIC_NEW_IN_DUE_LIMIT))}) as n
+              order by n.position limit least(${size("take_public")}, ${reach}))
+          ) as p
+         order by key, kind
+         limit ${ph.limit}::int offset ${ph.offset}::int
       )
-      select (select reviewed + own_new + public_new from slices) as total,
-             (select coalesce(json_agg(${questionJsonSql(ph.userId)} order by picked.segment, picked.position), '[]')::text
-                from (
-                  (${reviewed} limit (select take_reviewed from slices) offset ${offset})
-                  union all
-                  (${fresh("ownNew", 2)} limit (select take_own from slices) offset (select skip_own from slices))
-                  union all
-                  (select * from (${shared}) as newest
-                    order by newest.position
-                    limit (select take_public from slices) offset (select skip_public from slices))
-                ) as picked
+      select (select reviewed + fresh from sizes) as total,
+             (select reviewed from sizes) as reviews,
+             (select fresh from sizes) as fresh,
+             (select coalesce(json_agg(${questionJsonSql(ph.userId)} order by picked.key, picked.kind), '[]')::text
+                from picked
                 join ${questions} on ${questions.id} = picked.id
                 join ${users} on ${users.id} = ${questions.creatorId}
                 left join ${studyStates} on ${studyStates.userId} = ${ph.userId}
                   and ${studyStates.questionId} = picked.id) as json,
              (select extract(epoch from min(${studyStates.dueAt}))::float8 * 1000 from ${studyStates}
                where ${studyStates.userId} = ${ph.userId} and ${studyStates.available}
-                 and ${studyStates.dueAt} > ${ph.now}) as next_due,
+                 and not ${studyStates.leech} and ${studyStates.dueAt} > ${ph.now}) as next_due,
              ${userVersionSql(ph.userId)} as version`;
     return d
       .select({
         total: sql<number>`page.total`,
+        reviews: sql<number>`page.reviews`,
+        fresh: sql<number>`page.fresh`,
         json: sql<string>`page.json`,
         nextDue: sql<number | null>`page.next_due`,
         version: sql<string>`page.version`,
@@ -266,25 +315,39 @@ function duePageQuery(db: Db, withCategory: boolean) {
 }
 
 function countDueQuery(db: Db, withCategory: boolean) {
-  return prepared(db, withCategory ? "due_counts_category" : "due_counts", (d, name) => {
-    const { reviewed, ownNew, publicNew } = dueCountSql(d, withCategory);
-    return d
+  return prepared(db, withCategory ? "day_counts_category" : "day_counts", (d, name) =>
+    d
       .select({
-        reviewed: sql<number>`(${reviewed})`,
-        ownNew: sql<number>`(${ownNew})`,
-        publicNew: sql<number>`(${publicNew})`,
+        reviewed: sql<number>`day.reviewed`,
+        hand: sql<number>`day.hand`,
+        ownOlder: sql<number>`day.own_older`,
+        publicNew: sql<number>`day.public_new`,
+        fresh: sql<number>`day.fresh`,
       })
-      .from(sql`(select 1) as one`)
-      .prepare(name);
-  });
+      .from(sql`(${daySizesSql(d, withCategory)}) as day`)
+      .prepare(name),
+  );
+}
+
+/** The user's columns the day's list reads, when the caller has not got them (a CLI, a test). */
+async function dailyUserOf(db: Db, userId: string): Promise<DailyUser> {
+  const [row] = await db
+    .select({
+      id: users.id,
+      newPerDay: users.newPerDay,
+      catchUpUntil: users.catchUpUntil,
+      timeZone: users.timeZone,
+    })
+    .from(users)
+    .where(eq(users.id, userId));
+  return row ?? { id: userId, newPerDay: 0, catchUpUntil: null, timeZone: "UTC" };
 }
 
 /**
- * The study pool in docs/product/product-decisions.md, in three segments paged as one list:
- *   1. studied questions the user may still see whose review date has passed (most overdue first);
- *   2. the user's own questions never studied (newest first);
- *   3. at most 20 never-studied public questions of other users and questions of the viewer's
- *      program's bank (newest first).
+ * The day's study list (docs/product/study-plan.md), paged: the studied questions the user may still
+ * see whose review date has passed (most overdue first, leeches left out), interleaved with today's
+ * new questions (those written by hand today, then the user's own bank oldest first, then the newest
+ * public questions of others), at most today's new limit (new-limit.ts) beyond the hand-written ones.
  */
 export async function listDueQuestions(db: Db, opts: DueOptions): Promise<DuePage> {
   return duePageOf(db, opts, duePageCacheOf(db));
@@ -295,7 +358,15 @@ export async function computeDuePage(db: Db, opts: DueOptions): Promise<DuePage>
   return duePageOf(db, opts, undefined);
 }
 
-type DueOptions = { userId: string; now: Date; category?: string; limit?: number; offset?: number };
+type DueOptions = {
+  userId: string;
+  now: Date;
+  category?: string;
+  limit?: number;
+  offset?: number;
+  /** The signed-in user's row when the caller has it (saves reading it). */
+  user?: DailyUser;
+};
 
 async function duePageOf(
   db: Db,
@@ -305,28 +376,36 @@ async function duePageOf(
   const limit = Math.min(Math.max(1, opts.limit ?? DUE_PAGE.DEFAULT), DUE_PAGE.MAX);
   const offset = Math.max(0, opts.offset ?? 0);
   const category = narrows(opts.category) ? opts.category! : "";
-  const key = `${opts.userId}\u0000${category}\u0000${limit}\u0000${offset}`;
+  const user =
+    opts.user && opts.user.id === opts.userId ? opts.user : await dailyUserOf(db, opts.userId);
+  const daily = dailyInputs(user, opts.now);
+  const key = `${opts.userId}\u0000${category}\u0000${limit}\u0000${offset}\u0000${daily.newLimit}\u0000${daily.dayStart.getTime()}`;
   const now = opts.now.getTime();
   // Only a page kept under this key is worth the version's round trip.
   if (cache?.has(key)) {
     // Kept while the user's version is the one read with the page (decision 270).
     const found = cache.get(key, await userVersion(db, opts.userId), now);
-    if (found) return duePage(found.json, found.total, limit, offset);
+    if (found) {
+      const counts = found.counts ?? { reviews: found.total, fresh: 0 };
+      return duePage(found.json, found.total, limit, offset, counts);
+    }
   }
   const [row] = await duePageQuery(db, category !== "").execute(
-    dueParams({ ...opts, category, limit, offset }),
+    dueParams({ ...opts, category, limit, offset, daily }),
   );
-  const found = { json: row!.json, total: Number(row!.total) };
+  const counts = { reviews: Number(row!.reviews), fresh: Number(row!.fresh) };
+  const found = { json: row!.json, total: Number(row!.total), counts };
   // The version comes from the page's own statement, so it is of the page's snapshot: a write that
-  // commits after it moves the version, and the entry is refused.
+  // commits after it moves the version, and the entry is refused. The day's end (new questions come
+  // in) ends it too.
   cache?.set(key, {
     value: found,
     version: row!.version,
     dayKey: "",
     readAt: now,
-    validUntil: row!.nextDue ?? Infinity,
+    validUntil: Math.min(row!.nextDue ?? Infinity, daily.dayEnd.getTime()),
   });
-  return duePage(found.json, found.total, limit, offset);
+  return duePage(found.json, found.total, limit, offset, counts);
 }
 
 const PAGE_JSON = Symbol("due page JSON text");
@@ -335,13 +414,21 @@ const PAGE_JSON = Symbol("due page JSON text");
  * A due page whose questions are parsed from PostgreSQL's JSON text only when something reads them:
  * the REST answer sends the text as it came (`duePageJson`), tRPC's serializer reads `questions`.
  */
-function duePage(json: string, total: number, limit: number, offset: number): DuePage {
+function duePage(
+  json: string,
+  total: number,
+  limit: number,
+  offset: number,
+  counts: { reviews: number; fresh: number },
+): DuePage {
   let parsed: QuestionJson[] | undefined;
   const page = {
     get questions(): QuestionJson[] {
       return (parsed ??= JSON.parse(json) as QuestionJson[]);
     },
     total,
+    reviewCount: counts.reviews,
+    newCount: counts.fresh,
     limit,
     offset,
   };
@@ -354,15 +441,21 @@ export function duePageJson(page: DuePage): string | undefined {
   return (page as { [PAGE_JSON]?: string })[PAGE_JSON];
 }
 
-/** Sizes of the three segments of the due list. */
+/** Sizes of the day's list: reviews due, the new questions it takes, and the new pool they come from. */
 export async function countDue(
   db: Db,
-  opts: { userId: string; now: Date; category?: string },
-): Promise<{ reviewed: number; ownNew: number; publicNew: number }> {
-  const [row] = await countDueQuery(db, narrows(opts.category)).execute(dueParams(opts));
+  opts: { userId: string; now: Date; category?: string; user?: DailyUser },
+): Promise<{ reviewed: number; fresh: number; ownNew: number; publicNew: number }> {
+  const user =
+    opts.user && opts.user.id === opts.userId ? opts.user : await dailyUserOf(db, opts.userId);
+  const daily = dailyInputs(user, opts.now);
+  const [row] = await countDueQuery(db, narrows(opts.category)).execute(
+    dueParams({ ...opts, daily }),
+  );
   return {
     reviewed: Number(row?.reviewed ?? 0),
-    ownNew: Number(row?.ownNew ?? 0),
+    fresh: Number(row?.fresh ?? 0),
+    ownNew: Number(row?.hand ?? 0) + Number(row?.ownOlder ?? 0),
     publicNew: Number(row?.publicNew ?? 0),
   };
 }
@@ -404,7 +497,8 @@ export async function dueByCategory(
   return out;
 }
 
+/** The size of the day's list. */
 export async function dueCount(db: Db, opts: { userId: string; now: Date }): Promise<number> {
   const c = await countDue(db, opts);
-  return c.reviewed + c.ownNew + c.publicNew;
+  return c.reviewed + c.fresh;
 }

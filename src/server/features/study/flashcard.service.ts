@@ -63,7 +63,7 @@ export async function rateFlashcard(
     const { before, settings } = logged;
     const after = applyReview(before, { ...review, reviewedAt: now }, settings);
     // Nothing waits for a rating afterwards: the rating was the review.
-    const state = await saveState(tx, { userId, questionId: question.id }, after, null);
+    const state = await saveState(tx, { userId, questionId: question.id }, after, null, now);
     const [json] = await questionJsonFor(tx, userId, [question], new Map([[question.id, state]]));
     return {
       rating: input.rating,

@@ -2,7 +2,7 @@
  * Settings > Study (issue 19): the user's scheduler, switching without losing history, and fitting
  * FSRS parameters to their own review log.
  */
-import { asc, eq, sql } from "drizzle-orm";
+import { and, asc, eq, sql } from "drizzle-orm";
 import type { Difficulty } from "../../../core/constants";
 import type { TSchedulerInput } from "../../../core/schemas/study";
 import {
@@ -21,7 +21,7 @@ import {
   type LogReview,
   type Metrics,
 } from "./fsrs-optimizer";
-import { saveReplayedStates, schedulerSettings } from "./study-writer.service";
+import { afterReset, saveReplayedStates, schedulerSettings } from "./study-writer.service";
 
 export interface SchedulerJson {
   scheduler: SchedulerName;
@@ -68,7 +68,7 @@ export async function reviewLog(tx: Db, userId: string): Promise<LogReview[]> {
       reviewedAt: reviews.reviewedAt,
     })
     .from(reviews)
-    .where(eq(reviews.userId, userId))
+    .where(and(eq(reviews.userId, userId), afterReset(userId)))
     .orderBy(asc(reviews.reviewedAt), asc(reviews.id));
   return rows.map((r) => ({ ...r, difficulty: r.difficulty as Difficulty | null }));
 }

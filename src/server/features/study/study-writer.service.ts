@@ -20,7 +20,15 @@ import {
   type NextIntervals,
 } from "../../../core/srs/schedule";
 import type { Db } from "../../db/client";
-import { reviews, studySessions, studyStates, users, type StudyStateRow } from "../../db/schema";
+import { rowsOf } from "../../db/migrate";
+import {
+  reviews,
+  studyResets,
+  studySessions,
+  studyStates,
+  users,
+  type StudyStateRow,
+} from "../../db/schema";
 import { badRequest, notFound } from "../../errors";
 import { countStudySetAnswer, type WriterProgram } from "../programs/assignment-progress";
 import type { QuestionJson, StoredQuestion } from "../questions/question-json";
@@ -190,18 +198,40 @@ function stateColumns(state: StudyState) {
   };
 }
 
-/** Upserts the user's study state (SM-2 or FSRS) for a question. */
+/** The user's leech threshold, read inside the statement that writes the state. */
+const leechThresholdOf = (userId: string) =>
+  sql`(select ${users.leechThreshold} from ${users} where ${users.id} = ${userId})`;
+
+/**
+ * Upserts the user's study state (SM-2 or FSRS) for a question. The leech mark (decision 372,
+ * `isLeechAfter` in src/core/srs/daily.ts) is worked out in the same statement: the failure that
+ * brings the lapses to the user's threshold sets it, and it stays set. `now` is when a first write
+ * introduces the question (the daily new limit counts these).
+ */
 export async function saveState(
   tx: Db,
   key: { userId: string; questionId: string },
   state: StudyState,
   pendingReviewId: number | null,
+  now?: Date,
 ): Promise<StudyStateRow> {
   const values = { ...stateColumns(state), pendingReviewId };
+  const threshold = leechThresholdOf(key.userId);
   const [row] = await tx
     .insert(studyStates)
-    .values({ ...key, ...values })
-    .onConflictDoUpdate({ target: [studyStates.userId, studyStates.questionId], set: values })
+    .values({
+      ...key,
+      ...values,
+      leech: sql`${state.lapses}::int >= ${threshold}`,
+      ...(now && { introducedAt: now }),
+    })
+    .onConflictDoUpdate({
+      target: [studyStates.userId, studyStates.questionId],
+      set: {
+        ...values,
+        leech: sql`${studyStates.leech} or (excluded.lapses > ${studyStates.lapses} and excluded.lapses >= ${threshold})`,
+      },
+    })
     .returning();
   return row!;
 }
@@ -246,7 +276,7 @@ export async function recordAnswer(
     });
     // A right answer keeps the schedule until it is rated; a wrong one starts the card over now.
     const after: StudyState = answerState(before, isCorrect, now, settings);
-    const state = await saveState(tx, { userId, questionId: question.id }, after, review.id);
+    const state = await saveState(tx, { userId, questionId: question.id }, after, review.id, now);
     const [json] = await questionJsonFor(tx, userId, [question], new Map([[question.id, state]]));
     return {
       isCorrect,
@@ -294,7 +324,7 @@ export async function rateQuestion(
       pendingCorrect === false
         ? toState(current)
         : rateState(toState(current), difficulty, now, settings);
-    const state = await saveState(tx, { userId, questionId: question.id }, next, null);
+    const state = await saveState(tx, { userId, questionId: question.id }, next, null, now);
     const [json] = await questionJsonFor(tx, userId, [question], new Map([[question.id, state]]));
     return json!;
   });
@@ -366,7 +396,7 @@ async function rebuildCard(
       reviewedAt: reviews.reviewedAt,
     })
     .from(reviews)
-    .where(and(eq(reviews.userId, userId), eq(reviews.questionId, questionId)))
+    .where(and(eq(reviews.userId, userId), eq(reviews.questionId, questionId), afterReset(userId)))
     .orderBy(asc(reviews.reviewedAt), asc(reviews.id));
   const state = replayReviews(
     log.map((r) => ({ ...r, difficulty: r.difficulty as Difficulty | null })),
@@ -374,6 +404,14 @@ async function rebuildCard(
   );
   await saveState(tx, { userId, questionId }, state, current?.pendingReviewId ?? null);
 }
+
+/**
+ * Reviews of `reviews` rows that count for the card's state: those after the user last reset the
+ * question to new (a leech's Reset), or all of them when it never was.
+ */
+export const afterReset = (userId: string) =>
+  sql`not exists (select 1 from ${studyResets} r where r.user_id = ${userId}
+        and r.question_id = ${reviews.questionId} and ${reviews.reviewedAt} <= r.reset_at)`;
 
 /** Rows per statement of the bulk writes below. */
 const STATE_CHUNK = 2_000;
@@ -404,7 +442,8 @@ export async function saveReplayedStates(
     await tx.execute(sql`
       UPDATE study_states s SET
         ease_factor = v.ef, interval_days = v.iv, repetitions = v.reps, lapses = v.lapses,
-        due_at = v.due, last_reviewed_at = v.last, stability = v.stab, fsrs_difficulty = v.diff
+        due_at = v.due, last_reviewed_at = v.last, stability = v.stab, fsrs_difficulty = v.diff,
+        leech = s.leech OR (v.lapses > s.lapses AND v.lapses >= ${leechThresholdOf(userId)})
       FROM jsonb_to_recordset(${json}::jsonb) AS v(
         q uuid, ef float8, iv int, reps int, lapses int, due timestamptz, last timestamptz,
         stab float8, diff float8)
@@ -425,7 +464,13 @@ export async function keepImportedStates(
   userId: string,
   states: ReadonlyMap<string, StudyState>,
 ): Promise<number> {
-  const rows = [...states].map(([questionId, s]) => ({ userId, questionId, ...stateColumns(s) }));
+  // Kept progress is not a question introduced today (introducedAt null: the daily limit skips it).
+  const rows = [...states].map(([questionId, s]) => ({
+    userId,
+    questionId,
+    ...stateColumns(s),
+    introducedAt: null,
+  }));
   let written = 0;
   for (let start = 0; start < rows.length; start += IMPORT_CHUNK) {
     const inserted = await tx
@@ -436,4 +481,52 @@ export async function keepImportedStates(
     written += inserted.length;
   }
   return written;
+}
+
+/**
+ * A leech's Reset (decision 372): the question goes back to new, exactly as if never studied (its
+ * state row is deleted), and replays of the log start after this moment. The review log stays whole
+ * (the Leeches list shows it) and the resident still counts among those who found it a leech.
+ */
+export async function resetToNew(
+  tx: Db,
+  userId: string,
+  questionId: string,
+  now: Date,
+): Promise<boolean> {
+  const deleted = await tx
+    .delete(studyStates)
+    .where(and(eq(studyStates.userId, userId), eq(studyStates.questionId, questionId)))
+    .returning({ questionId: studyStates.questionId });
+  await tx
+    .insert(studyResets)
+    .values({ userId, questionId, resetAt: now })
+    .onConflictDoUpdate({
+      target: [studyResets.userId, studyResets.questionId],
+      set: { resetAt: now },
+    });
+  return deleted.length > 0;
+}
+
+/**
+ * A catch-up's new due dates (decision 371): only due_at moves; the memory state, lapses and leech
+ * mark stay. Answers how many states moved.
+ */
+export async function moveDueDates(
+  tx: Db,
+  userId: string,
+  dates: ReadonlyMap<string, Date>,
+): Promise<number> {
+  const rows = [...dates].map(([q, due]) => ({ q, due: due.toISOString() }));
+  let moved = 0;
+  for (let i = 0; i < rows.length; i += STATE_CHUNK) {
+    const json = JSON.stringify(rows.slice(i, i + STATE_CHUNK));
+    const result = await tx.execute(sql`
+      UPDATE study_states s SET due_at = v.due
+      FROM jsonb_to_recordset(${json}::jsonb) AS v(q uuid, due timestamptz)
+      WHERE s.user_id = ${userId} AND s.question_id = v.q
+      RETURNING s.question_id`);
+    moved += rowsOf(result).length;
+  }
+  return moved;
 }

@@ -2,14 +2,28 @@ import { z } from "zod";
 import { LIMITS, OFFLINE_COPY_SIZE } from "../../../core/constants";
 import {
   ZAnswerInput,
+  ZCatchUpInput,
+  ZDailyLimits,
   ZDueQuery,
   ZQuestionId,
   ZRateFlashcardInput,
   ZRateInput,
+  ZReportLeechInput,
+  ZResetLeechInput,
   ZSchedulerInput,
   ZSyncInput,
 } from "../../../core/schemas/study";
 import { protectedProcedure, router } from "../../trpc/init";
+import {
+  dayPlan,
+  endCatchUp,
+  listLeeches,
+  ownerLeechCounts,
+  reportLeech,
+  resetLeech,
+  setDailyLimits,
+  startCatchUp,
+} from "./daily-plan.service";
 import { previewIntervals, rateFlashcard } from "./flashcard.service";
 import { getScheduler, optimizeForUser, updateScheduler } from "./scheduler.service";
 import { listDueQuestions } from "./due-page.service";
@@ -38,12 +52,18 @@ export const studyRouter = router({
       category: input?.category,
       limit: input?.limit,
       offset: input?.offset,
+      user: ctx.user,
     }),
   ),
 
   startSession: protectedProcedure.input(ZStartSessionRequest).mutation(async ({ ctx, input }) => {
     await studyTimeZone(ctx.db, ctx.user, ctx.timeZone);
-    return startSession(ctx.db, { userId: ctx.user.id, now: ctx.now(), category: input?.category });
+    return startSession(ctx.db, {
+      userId: ctx.user.id,
+      now: ctx.now(),
+      category: input?.category,
+      user: ctx.user,
+    });
   }),
 
   finishSession: protectedProcedure
@@ -94,7 +114,12 @@ export const studyRouter = router({
 
   /** The next due questions with their full states and the scheduler, kept by the app for offline study. */
   offlineCopy: protectedProcedure.query(({ ctx }) =>
-    offlineCopy(ctx.db, { userId: ctx.user.id, now: ctx.now(), limit: OFFLINE_COPY_SIZE }),
+    offlineCopy(ctx.db, {
+      userId: ctx.user.id,
+      now: ctx.now(),
+      limit: OFFLINE_COPY_SIZE,
+      user: ctx.user,
+    }),
   ),
 
   /** Settings > Study (issue 19): scheduler, desired retention, maximum interval, review count. */
@@ -107,4 +132,33 @@ export const studyRouter = router({
 
   /** Fits FSRS parameters to the caller's reviews (from 400), off the request thread. */
   optimize: protectedProcedure.mutation(({ ctx }) => optimizeForUser(ctx.db, ctx.user.id)),
+
+  /** Study's and the Dashboard's New and Review counts, the limits, and the catch-up offer (issue 34). */
+  dayPlan: protectedProcedure.query(({ ctx }) => dayPlan(ctx.db, ctx.user.id, ctx.now())),
+
+  /** Settings › Study: new questions per day and the leech threshold. */
+  setDailyLimits: protectedProcedure
+    .input(ZDailyLimits)
+    .mutation(({ ctx, input }) => setDailyLimits(ctx.db, ctx.user.id, input)),
+
+  /** Spreads the overdue reviews over `days` days, most at risk first; new questions pause. */
+  startCatchUp: protectedProcedure
+    .input(ZCatchUpInput)
+    .mutation(({ ctx, input }) => startCatchUp(ctx.db, ctx.user.id, input.days, ctx.now())),
+
+  endCatchUp: protectedProcedure.mutation(({ ctx }) => endCatchUp(ctx.db, ctx.user.id)),
+
+  /** Browse › Leeches: the caller's leeches with their answer history. */
+  leeches: protectedProcedure.query(({ ctx }) => listLeeches(ctx.db, ctx.user.id)),
+
+  resetLeech: protectedProcedure
+    .input(ZResetLeechInput)
+    .mutation(({ ctx, input }) => resetLeech(ctx.db, ctx.user.id, input.questionId, ctx.now())),
+
+  reportLeech: protectedProcedure
+    .input(ZReportLeechInput)
+    .mutation(({ ctx, input }) => reportLeech(ctx.db, ctx.user.id, input, ctx.now())),
+
+  /** For an owner: residents who found each of their questions a leech. */
+  ownerLeechCounts: protectedProcedure.query(({ ctx }) => ownerLeechCounts(ctx.db, ctx.user.id)),
 });

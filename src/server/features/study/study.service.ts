@@ -10,6 +10,7 @@ import { notFound } from "../../errors";
 import { validTimeZone } from "../auth/auth.service";
 import type { QuestionJson } from "../questions/question-json";
 import { listDueQuestions } from "./due-page.service";
+import type { DailyUser } from "./new-limit";
 import { STUDY_SESSION_NOT_FOUND } from "./study-writer.service";
 
 // What callers that name the study service (the REST layer, tests) read from the two modules.
@@ -29,13 +30,14 @@ export interface StartedSession {
  */
 export async function startSession(
   db: Db,
-  opts: { userId: string; now: Date; category?: string; limit?: number },
+  opts: { userId: string; now: Date; category?: string; limit?: number; user?: DailyUser },
 ): Promise<StartedSession> {
   const due = await listDueQuestions(db, {
     userId: opts.userId,
     now: opts.now,
     category: opts.category,
     limit: opts.limit ?? DUE_PAGE.DEFAULT,
+    user: opts.user,
   });
   if (due.questions.length === 0) return { session: null, questions: [], total: due.total };
   const [session] = await db

@@ -1,4 +1,5 @@
 import { and, eq, sql } from "drizzle-orm";
+import { interleave } from "../../../core/srs/daily";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { questions, reviews, studySessions, studyStates, users } from "../../db/schema";
 import { createHarness, type Harness, type TestUser } from "../../test/harness";
@@ -77,41 +78,43 @@ describe("the due list (docs/product/product-decisions.md study pool)", () => {
       correctAnswers: [],
     });
 
+    // The day takes 20 new questions (docs/product/study-plan.md): the 3 own, then 17 public.
     const page = await me.caller.study.due();
-    expect(page.total).toBe(3 + 20);
-    expect(page.questions).toHaveLength(23);
+    expect(page.total).toBe(20);
+    expect(page.questions).toHaveLength(20);
     const ids = page.questions.map((q) => q._id);
     expect(ids).not.toContain(hidden.id);
     expect(ids).not.toContain(keyless.id);
-    // Own new (newest first), then the 20 newest public ones (newest first).
-    expect(ids.slice(0, 3)).toEqual(own.map((q) => q.id).reverse());
+    // Own new (oldest first), then the newest public ones (newest first) up to the day's limit.
+    expect(ids.slice(0, 3)).toEqual(own.map((q) => q.id));
     expect(ids.slice(3)).toEqual(
       publicOnes
         .map((q) => q.id)
         .reverse()
-        .slice(0, 20),
+        .slice(0, 17),
     );
     // Contributor shown as 'Anonymous' (public profile off) and no one else's progress.
     expect(page.questions[3]).toMatchObject({ contributor: "Anonymous", studyData: [] });
 
     // Paging: default 50, a page of 5 from offset 2, and the full count each time.
     const slice = await me.caller.study.due({ limit: 5, offset: 2 });
-    expect(slice.total).toBe(23);
+    expect(slice.total).toBe(20);
     expect(slice.questions.map((q) => q._id)).toEqual(ids.slice(2, 7));
-    const tail = await me.caller.study.due({ limit: 5, offset: 21 });
-    expect(tail.questions.map((q) => q._id)).toEqual(ids.slice(21));
+    const tail = await me.caller.study.due({ limit: 5, offset: 18 });
+    expect(tail.questions.map((q) => q._id)).toEqual(ids.slice(18));
     await expect(me.caller.study.due({ limit: 501 })).rejects.toThrow(/At most 500/);
 
-    // Studying one public question frees a slot for the 21st newest.
+    // Studying one public question uses one of the day's slots: it leaves, and none comes in.
     await me.caller.study.answer({
       questionId: publicOnes[22]!.id,
       selected: ["A"],
       timeSpentMs: 1000,
     });
     const after = await me.caller.study.due({ limit: 500 });
-    expect(after.total).toBe(3 + 20);
-    expect(after.questions.map((q) => q._id)).toContain(publicOnes[2]!.id);
-    expect(after.questions.map((q) => q._id)).not.toContain(publicOnes[22]!.id);
+    // 3 own + 16 public new, and the answered one (due until it is rated) as a review.
+    expect(after.newCount).toBe(19);
+    expect(after.questions.map((q) => q._id)).toContain(publicOnes[21]!.id);
+    expect(after.questions.map((q) => q._id)).not.toContain(publicOnes[5]!.id);
   });
 
   it("filters by category ('Uncategorized' is the empty one)", async () => {
@@ -481,15 +484,16 @@ async function world(opts: { reviewed: number; own: number; publicNew: number; n
     });
     publicOnes.push(q.id);
   }
-  // Studied most overdue first, then own and public newest first.
-  const order = [...studied, ...own.reverse(), ...publicOnes.reverse()];
-  return { me, other, order };
+  // Studied most overdue first, interleaved (src/core/srs/daily.ts) with today's new questions: own
+  // oldest first, then public newest first.
+  const order = interleave(studied, [...own, ...publicOnes.reverse()]);
+  return { me, other, order, studied };
 }
 
 describe("the due page", () => {
   it("pages across the three segments as one list, for every offset and size", async () => {
     const now = new Date();
-    const { me, order } = await world({ reviewed: 3, own: 4, publicNew: 2, now });
+    const { me, order, studied } = await world({ reviewed: 3, own: 4, publicNew: 2, now });
     const caller = await h.callerFor(me.user, { now: () => now });
     for (let offset = 0; offset <= order.length + 1; offset++) {
       for (let limit = 1; limit <= order.length + 1; limit++) {
@@ -504,7 +508,7 @@ describe("the due page", () => {
     // Only the caller's studied entries carry a study entry.
     const all = await caller.study.due({ limit: 50 });
     expect(all.questions.map((q) => q.studyData.length)).toEqual(
-      order.map((_, i) => (i < 3 ? 1 : 0)),
+      order.map((id) => (studied.includes(id) ? 1 : 0)),
     );
   });
 

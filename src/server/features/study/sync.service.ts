@@ -9,6 +9,7 @@ import { questions, reviews, studyStates, type QuestionRow } from "../../db/sche
 import { visibleTo } from "../questions/question-json";
 import type { QuestionJson } from "../questions/question-json";
 import { NOT_A_FLASHCARD } from "./flashcard.service";
+import type { DailyUser } from "./new-limit";
 import { listDueQuestions } from "./due-page.service";
 import {
   FLASHCARD_IS_RATED,
@@ -168,12 +169,13 @@ export interface OfflineCopy {
  */
 export async function offlineCopy(
   db: Db,
-  opts: { userId: string; now: Date; limit: number },
+  opts: { userId: string; now: Date; limit: number; user?: DailyUser },
 ): Promise<OfflineCopy> {
   const page = await listDueQuestions(db, {
     userId: opts.userId,
     now: opts.now,
     limit: opts.limit,
+    user: opts.user,
   });
   const ids = page.questions.map((q) => q._id);
   const rows =

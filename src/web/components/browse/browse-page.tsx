@@ -25,6 +25,7 @@ import { PART_OPTIONS } from "@/web/lib/options";
 import { useSessionUser } from "@/web/lib/session";
 import { errorMessage, trpc } from "@/web/lib/trpc";
 import { isDue } from "./due";
+import { LeechesList, useLeechCounts } from "./leeches-list";
 import { QuestionCard } from "./question-card";
 import { resultCountText } from "./result-count";
 import { ALL, FIRST_CURSOR, NO_FILTERS, searchInput, type Filters } from "./search-input";
@@ -87,6 +88,9 @@ export function BrowsePage() {
     flashcard: boolean;
   } | null>(null);
   const { show, banner } = useBanner();
+  // Browse › Leeches (issue 34): Study's link opens it with #leeches.
+  const [leechView, setLeechView] = useState(() => window.location.hash === "#leeches");
+  const leechCounts = useLeechCounts();
 
   const search = trpc.questions.search.useInfiniteQuery(searchInput(applied), {
     initialCursor: FIRST_CURSOR,
@@ -176,6 +180,13 @@ export function BrowsePage() {
         title="Browse Questions"
         actions={
           <div className="flex flex-wrap gap-2">
+            <Button
+              variant={leechView ? "default" : "outline"}
+              aria-pressed={leechView}
+              onClick={() => setLeechView((v) => !v)}
+            >
+              Leeches
+            </Button>
             <Button
               variant="outline"
               onClick={() => setEditing({ question: null, flashcard: true })}
@@ -268,7 +279,12 @@ export function BrowsePage() {
 
       {banner}
 
-      {search.isPending ? (
+      {leechView ? (
+        <LeechesList
+          userId={user._id}
+          onEdit={(question) => setEditing({ question, flashcard: isFlashcard(question) })}
+        />
+      ) : search.isPending ? (
         <Spinner label="Loading questions..." showLabel className="justify-center py-8" />
       ) : (
         <>
@@ -293,6 +309,7 @@ export function BrowsePage() {
                 question={question}
                 own={question.creator === user._id}
                 due={isDue(question, user._id, now)}
+                leechResidents={leechCounts.get(question._id)}
                 onEdit={() => setEditing({ question, flashcard: isFlashcard(question) })}
               />
             ))}

@@ -15,6 +15,8 @@ interface QuestionCardProps {
   own: boolean;
   due: boolean;
   onEdit: () => void;
+  /** For the owner: how many residents found the question a leech (issue 34). */
+  leechResidents?: number;
 }
 
 /** Letters with text, in order (docs/product/data.md: empty options are not shown). */
@@ -35,7 +37,7 @@ function shownOptions(options: Record<string, string>): [string, string][] {
  * and back, issue 17). A multiple-choice question is React text: markup typed into it shows as the
  * characters typed. A flashcard's sides are sanitized HTML, shown by RichContent.
  */
-export function QuestionCard({ question, own, due, onEdit }: QuestionCardProps) {
+export function QuestionCard({ question, own, due, onEdit, leechResidents }: QuestionCardProps) {
   const flashcard = isFlashcard(question);
   const correct = new Set(
     question.correctAnswers.length > 0 ? question.correctAnswers : [question.correctAnswer],
@@ -54,6 +56,11 @@ export function QuestionCard({ question, own, due, onEdit }: QuestionCardProps) 
             {question.isPublic && <Badge variant="success">Public</Badge>}
             {question.visibility === "program" && <Badge variant="secondary">Program</Badge>}
             {due && <Badge variant="warning">Due</Badge>}
+            {own && leechResidents !== undefined && leechResidents > 0 && (
+              <Badge variant="outline" data-testid="leech-residents">
+                Leech for {leechResidents} {leechResidents === 1 ? "resident" : "residents"}
+              </Badge>
+            )}
           </div>
           {own && (
             <Button

@@ -10,6 +10,7 @@ import { PriteScoresTab } from "./prite-scores-tab";
 import { PrivacyTab } from "./privacy-tab";
 import { ProfileTab } from "./profile-tab";
 import { SETTINGS_TABS, isSettingsTab, type SettingsTab } from "./settings-tabs";
+import { DailyLimits } from "./daily-limits";
 import { StudyTab } from "./study-tab";
 
 interface SettingsPageProps {
@@ -62,6 +63,7 @@ export function SettingsPage({ tab, onTabChange, onboarding = false }: SettingsP
         </TabsContent>
         <TabsContent value="study">
           <StudyTab />
+          <DailyLimits />
         </TabsContent>
         <TabsContent value="prite-scores">
           <PriteScoresTab />

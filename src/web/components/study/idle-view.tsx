@@ -8,6 +8,7 @@ import { LazyOptionSelect } from "@/web/components/ui/lazy-select";
 import type { SelectOption } from "@/web/components/ui/select";
 import { Spinner } from "@/web/components/ui/spinner";
 import type { RouterOutputs } from "@/web/lib/trpc";
+import { DayPlan } from "./day-plan";
 
 export const NO_QUESTIONS_DUE =
   "No questions due for review! Add some questions or check back later.";
@@ -76,6 +77,7 @@ export function IdleView({
               </div>
             </dl>
           )}
+          <DayPlan />
           {summary && summary.dueCategories.length > 0 && (
             <div className="space-y-1.5">
               <Label htmlFor="study-category">Category</Label>
