@@ -282,6 +282,9 @@ const PROCEDURES: Record<string, Access> = {
   "study.scheduler": { kind: "caller" },
   "study.updateScheduler": { kind: "caller" },
   "study.optimize": { kind: "caller" },
+  // Issue 34: the caller's own exam plan and forecast only.
+  "study.plan": { kind: "caller" },
+  "study.setPlan": { kind: "caller" },
   "stats.summary": { kind: "caller" },
   "stats.comparative": { kind: "caller" },
   "stats.session": onPrivate("session", async () => ({ sessionId: await fresh.session() })),
