@@ -8,6 +8,7 @@ import { registerExportCommands } from "./commands/export";
 import { registerFsrsCommands } from "./commands/fsrs";
 import { registerImportCommands } from "./commands/import";
 import { registerSeedCommands } from "./commands/seed";
+import { registerStudyCommands } from "./commands/study";
 import { registerUserCommands } from "./commands/users";
 
 export interface ProgramOptions {
@@ -80,6 +81,7 @@ Examples:
   registerAnswerKeyCommands(program);
   registerExportCommands(program);
   registerFsrsCommands(program);
+  registerStudyCommands(program);
   registerUserCommands(program);
   registerSeedCommands(program);
   registerExamCommands(program);
