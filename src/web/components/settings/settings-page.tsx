@@ -11,6 +11,7 @@ import { PrivacyTab } from "./privacy-tab";
 import { ProfileTab } from "./profile-tab";
 import { SETTINGS_TABS, isSettingsTab, type SettingsTab } from "./settings-tabs";
 import { StudyTab } from "./study-tab";
+import { ExamPlanSettings } from "./exam-plan-settings";
 
 interface SettingsPageProps {
   tab: SettingsTab;
@@ -62,6 +63,7 @@ export function SettingsPage({ tab, onTabChange, onboarding = false }: SettingsP
         </TabsContent>
         <TabsContent value="study">
           <StudyTab />
+          <ExamPlanSettings />
         </TabsContent>
         <TabsContent value="prite-scores">
           <PriteScoresTab />
