@@ -148,6 +148,15 @@ export function forecast(input: ForecastInput): Forecast {
     return r;
   };
 
+  /** A seen question's predicted recall on the exam day, from its last review before it. */
+  const recordRecall = (category: string, s: number, lastT: number) => {
+    const r = recallAfter(s, examIndex! - lastT, w);
+    const entry = cat(category);
+    entry.seen += 1;
+    entry.recall += r;
+    if (r >= target) entry.atTarget += 1;
+  };
+
   /**
    * Follows one card from its last review at day index `lastT` (fractional) with memory (s, d); its
    * next review is at `firstNext` when known (the stored due date), else where FSRS puts it.
@@ -160,16 +169,7 @@ export function forecast(input: ForecastInput): Forecast {
     firstNext: number | null,
     seenByExam: boolean,
   ) => {
-    let recorded = false;
-    const record = () => {
-      if (recorded || examIndex === null || !seenByExam) return;
-      recorded = true;
-      const r = recallAfter(s, examIndex - lastT, w);
-      const entry = cat(category);
-      entry.seen += 1;
-      entry.recall += r;
-      if (r >= target) entry.atTarget += 1;
-    };
+    let recorded = !(examIndex !== null && seenByExam);
     let next = firstNext;
     for (let guard = 0; guard < 1000; guard++) {
       let after: { s: number; d: number } | null = null;
@@ -180,7 +180,10 @@ export function forecast(input: ForecastInput): Forecast {
         next = lastT + ivl;
         if (ivl === due.ivl) after = due;
       }
-      if (examIndex !== null && next >= examIndex) record();
+      if (!recorded && next >= examIndex!) {
+        recordRecall(category, s, lastT);
+        recorded = true;
+      }
       if (next >= horizon) break;
       days[Math.max(0, Math.floor(next))]!.reviews += 1;
       const m = after ?? project.good(s, d, Math.max(0, next - lastT));
@@ -189,7 +192,7 @@ export function forecast(input: ForecastInput): Forecast {
       lastT = next;
       next = null;
     }
-    record();
+    if (!recorded) recordRecall(category, s, lastT);
   };
 
   let studied = 0;
