@@ -18,7 +18,7 @@ describe("prite exit codes: commander's own outcomes", () => {
   it.each([
     [
       [],
-      "login, logout, whoami, db, import, answer-keys, export, fsrs, users, seed, exams, audit, programs",
+      "login, logout, whoami, db, import, answer-keys, export, fsrs, study, users, seed, exams, audit, programs",
       "prite",
     ],
     [["exams"], "create, results, list", "prite exams"],
@@ -28,6 +28,7 @@ describe("prite exit codes: commander's own outcomes", () => {
       "prite programs",
     ],
     [["fsrs"], "optimize", "prite fsrs"],
+    [["study"], "plan", "prite study"],
     [["users"], "add, list, reset-link, promote, demote", "prite users"],
     [["answer-keys"], "import, list, apply", "prite answer-keys"],
     [["db"], "migrate, backup, restore", "prite db"],

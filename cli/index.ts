@@ -11,6 +11,7 @@ import { registerProgramCommands } from "./commands/programs";
 import { registerAssignmentCommands } from "./commands/programs-assign";
 import { addProgramReportCommand } from "./commands/programs-report";
 import { registerSeedCommands } from "./commands/seed";
+import { registerStudyCommands } from "./commands/study";
 import { registerUserCommands } from "./commands/users";
 
 export interface ProgramOptions {
@@ -83,6 +84,7 @@ Examples:
   registerAnswerKeyCommands(program);
   registerExportCommands(program);
   registerFsrsCommands(program);
+  registerStudyCommands(program);
   registerUserCommands(program);
   registerSeedCommands(program);
   registerExamCommands(program);

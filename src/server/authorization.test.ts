@@ -379,6 +379,9 @@ const PROCEDURES: Record<string, Access> = {
     questionId: await fresh.leech(),
     note: "The answer key looks wrong",
   })),
+  // Issue 34: the caller's own exam plan and forecast only.
+  "study.plan": { kind: "caller" },
+  "study.setPlan": { kind: "caller" },
   "stats.summary": { kind: "caller" },
   // Issue 32: the program dashboard is its directors'; another program's id reads as missing, and a
   // user outside any program (other, admin) is refused before it. A resident's own row is theirs.

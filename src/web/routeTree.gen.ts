@@ -31,6 +31,7 @@ import { Route as AppProgramIndexRouteImport } from "./routes/_app/program/index
 import { Route as AppProgramAssignmentsRouteImport } from "./routes/_app/program/assignments"
 import { Route as AppProgramMeRouteImport } from "./routes/_app/program/me"
 import { Route as AppProgramMembersRouteImport } from "./routes/_app/program/members"
+import { Route as AppStudyPlanRouteImport } from "./routes/_app/study_.plan"
 import { Route as AppExamsMockCodeRouteImport } from "./routes/_app/exams/mock.$code"
 
 const AppRoute = AppRouteImport.update({
@@ -142,6 +143,11 @@ const AppProgramMembersRoute = AppProgramMembersRouteImport.update({
   path: "/program/members",
   getParentRoute: () => AppRoute,
 } as any)
+const AppStudyPlanRoute = AppStudyPlanRouteImport.update({
+  id: "/study_/plan",
+  path: "/study/plan",
+  getParentRoute: () => AppRoute,
+} as any)
 const AppExamsMockCodeRoute = AppExamsMockCodeRouteImport.update({
   id: "/exams/mock/$code",
   path: "/exams/mock/$code",
@@ -168,6 +174,7 @@ export interface FileRoutesByFullPath {
   "/program/assignments": typeof AppProgramAssignmentsRoute
   "/program/me": typeof AppProgramMeRoute
   "/program/members": typeof AppProgramMembersRoute
+  "/study/plan": typeof AppStudyPlanRoute
   "/exams/": typeof AppExamsIndexRoute
   "/program/": typeof AppProgramIndexRoute
   "/exams/mock/$code": typeof AppExamsMockCodeRoute
@@ -192,6 +199,7 @@ export interface FileRoutesByTo {
   "/program/assignments": typeof AppProgramAssignmentsRoute
   "/program/me": typeof AppProgramMeRoute
   "/program/members": typeof AppProgramMembersRoute
+  "/study/plan": typeof AppStudyPlanRoute
   "/exams": typeof AppExamsIndexRoute
   "/program": typeof AppProgramIndexRoute
   "/exams/mock/$code": typeof AppExamsMockCodeRoute
@@ -218,6 +226,7 @@ export interface FileRoutesById {
   "/_app/program/assignments": typeof AppProgramAssignmentsRoute
   "/_app/program/me": typeof AppProgramMeRoute
   "/_app/program/members": typeof AppProgramMembersRoute
+  "/_app/study_/plan": typeof AppStudyPlanRoute
   "/_app/exams/": typeof AppExamsIndexRoute
   "/_app/program/": typeof AppProgramIndexRoute
   "/_app/exams/mock/$code": typeof AppExamsMockCodeRoute
@@ -244,6 +253,7 @@ export interface FileRouteTypes {
     | "/program/assignments"
     | "/program/me"
     | "/program/members"
+    | "/study/plan"
     | "/exams/"
     | "/program/"
     | "/exams/mock/$code"
@@ -268,6 +278,7 @@ export interface FileRouteTypes {
     | "/program/assignments"
     | "/program/me"
     | "/program/members"
+    | "/study/plan"
     | "/exams"
     | "/program"
     | "/exams/mock/$code"
@@ -293,6 +304,7 @@ export interface FileRouteTypes {
     | "/_app/program/assignments"
     | "/_app/program/me"
     | "/_app/program/members"
+    | "/_app/study_/plan"
     | "/_app/exams/"
     | "/_app/program/"
     | "/_app/exams/mock/$code"
@@ -464,6 +476,13 @@ declare module "@tanstack/react-router" {
       preLoaderRoute: typeof AppProgramMembersRouteImport
       parentRoute: typeof AppRoute
     }
+    "/_app/study_/plan": {
+      id: "/_app/study_/plan"
+      path: "/study/plan"
+      fullPath: "/study/plan"
+      preLoaderRoute: typeof AppStudyPlanRouteImport
+      parentRoute: typeof AppRoute
+    }
     "/_app/exams/mock/$code": {
       id: "/_app/exams/mock/$code"
       path: "/exams/mock/$code"
@@ -488,6 +507,7 @@ interface AppRouteChildren {
   AppProgramAssignmentsRoute: typeof AppProgramAssignmentsRoute
   AppProgramMeRoute: typeof AppProgramMeRoute
   AppProgramMembersRoute: typeof AppProgramMembersRoute
+  AppStudyPlanRoute: typeof AppStudyPlanRoute
   AppExamsIndexRoute: typeof AppExamsIndexRoute
   AppProgramIndexRoute: typeof AppProgramIndexRoute
   AppExamsMockCodeRoute: typeof AppExamsMockCodeRoute
@@ -507,6 +527,7 @@ const AppRouteChildren: AppRouteChildren = {
   AppProgramAssignmentsRoute: AppProgramAssignmentsRoute,
   AppProgramMeRoute: AppProgramMeRoute,
   AppProgramMembersRoute: AppProgramMembersRoute,
+  AppStudyPlanRoute: AppStudyPlanRoute,
   AppExamsIndexRoute: AppExamsIndexRoute,
   AppProgramIndexRoute: AppProgramIndexRoute,
   AppExamsMockCodeRoute: AppExamsMockCodeRoute,

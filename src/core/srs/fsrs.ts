@@ -51,8 +51,24 @@ export interface FsrsSettings {
   parameters: readonly number[] | null;
 }
 
+/** The exam as the scheduler sees it (issue 34): the start of the exam day, and the recall wanted then. */
+export interface ExamTarget {
+  /** Epoch milliseconds of the first instant of the exam day in the resident's time zone. */
+  at: number;
+  targetRetention: number;
+}
+
 export interface SchedulerSettings extends FsrsSettings {
   scheduler: SchedulerName;
+  /** The exam date's rule (exam-plan.ts `cutForExam`); absent or null without a date. */
+  exam?: ExamTarget | null;
+  /** Where a live review lands among its allowed days (exam-plan.ts `placeReview`); absent = exact. */
+  placement?: {
+    loadBalance: boolean;
+    /** Light weekdays, 0 = Sunday … 6 = Saturday. */
+    easyDays: readonly number[];
+    timeZone: string;
+  } | null;
 }
 
 export const DEFAULT_FSRS_SETTINGS: FsrsSettings = {
@@ -124,7 +140,7 @@ export function fsrsGrade(isCorrect: boolean, difficulty: Difficulty): Grade {
  * a seed or an import): its SM-2 interval is taken as the stability (recall 0.9 when due) and its ease
  * mapped onto FSRS difficulty (ease 1.3 → 9, 3.0 → 3), so it is never treated as new (decision 131).
  */
-function memoryFromSm2(state: StudyState): { stability: number; difficulty: number } {
+export function memoryFromSm2(state: StudyState): { stability: number; difficulty: number } {
   const difficulty = 9 - ((state.easeFactor - 1.3) / 1.7) * 6;
   return {
     stability: Math.max(0.5, state.intervalDays),

@@ -4,6 +4,7 @@
  */
 import { Rating } from "ts-fsrs";
 import { DIFFICULTY, type Difficulty } from "../constants";
+import { cutForExam } from "./exam-plan";
 import { fsrsGrade, fsrsReview, type SchedulerSettings } from "./fsrs";
 import { lapse, rate, type StudyState } from "./index";
 
@@ -26,7 +27,9 @@ export function answerState(
   settings: SchedulerSettings,
 ): StudyState {
   if (settings.scheduler === "fsrs") {
-    return isCorrect ? state : fsrsReview(state, Rating.Again, now, settings);
+    return isCorrect
+      ? state
+      : cutForExam(fsrsReview(state, Rating.Again, now, settings), now, settings);
   }
   return isCorrect ? { ...state, lastReviewedAt: now } : lapse(state, now);
 }
@@ -39,7 +42,7 @@ export function rateState(
   settings: SchedulerSettings,
 ): StudyState {
   if (settings.scheduler === "fsrs") {
-    return fsrsReview(state, fsrsGrade(true, difficulty), now, settings);
+    return cutForExam(fsrsReview(state, fsrsGrade(true, difficulty), now, settings), now, settings);
   }
   // The maximum interval applies to SM-2 too (Settings › Study says so for both schedulers).
   const next = rate(state, difficulty, now);

@@ -8,6 +8,8 @@ import { DUE_PAGE, type Difficulty } from "@/core/constants";
 import { initialStudyState, type StudyState } from "@/core/srs";
 import { flashcardReview, type FlashcardRating } from "@/core/srs/flashcard";
 import { applyReview } from "@/core/srs/replay";
+import { placeAfterReview } from "@/core/srs/exam-plan";
+import { localDayKey } from "@/core/stats/days";
 import { answerState, nextIntervals, type NextIntervals } from "@/core/srs/schedule";
 import type { RouterOutputs } from "@/web/lib/trpc";
 
@@ -55,6 +57,24 @@ export function toStoredState(state: StudyState): StoredState {
     stability: state.stability ?? null,
     fsrsDifficulty: state.fsrsDifficulty ?? null,
   };
+}
+
+/**
+ * Reviews due per local day in the copy, other than `exceptQuestion`: the loads the load balancer
+ * reads offline (the server counts its study states the same way, study-writer `dueLoads`).
+ */
+export function copyLoads(copy: OfflineCopy, exceptQuestion: string): (day: string) => number {
+  const zone = copy.settings.placement?.timeZone ?? "UTC";
+  // The server's counts when the copy was saved, plus the cards rescheduled in the copy since (they
+  // were due then, so not among those counts).
+  const loads = new Map<string, number>(Object.entries(copy.dayLoads ?? {}));
+  const saved = Date.parse(copy.savedAt);
+  for (const [id, state] of Object.entries(copy.states)) {
+    if (id === exceptQuestion || !state.dueAt || Date.parse(state.dueAt) <= saved) continue;
+    const day = localDayKey(new Date(state.dueAt), zone);
+    loads.set(day, (loads.get(day) ?? 0) + 1);
+  }
+  return (day) => loads.get(day) ?? 0;
 }
 
 /** Due now (never studied counts as due), in the copy's order, which is the server's due order. */
@@ -125,15 +145,18 @@ export function settleInCopy(
   difficulty: Difficulty | null,
 ): OfflineCopy {
   const { questionId, reviewedAt } = pending.review;
-  const state = applyReview(
-    toStudyState(copy.states[questionId]),
+  const before = toStudyState(copy.states[questionId]);
+  const at = new Date(reviewedAt);
+  const scheduled = applyReview(
+    before,
     {
       isCorrect: pending.isCorrect,
       difficulty: pending.isCorrect ? difficulty : null,
-      reviewedAt: new Date(reviewedAt),
+      reviewedAt: at,
     },
     copy.settings,
   );
+  const state = placeAfterReview(before, scheduled, at, copy.settings, copyLoads(copy, questionId));
   return { ...copy, states: { ...copy.states, [questionId]: toStoredState(state) } };
 }
 
@@ -151,10 +174,18 @@ export function rateFlashcardOffline(
   questionId: string,
   input: { id: string; rating: FlashcardRating; timeSpentMs: number; now: Date },
 ): { review: Omit<QueuedReview, "seq">; copy: OfflineCopy } {
-  const state = applyReview(
-    toStudyState(copy.states[questionId]),
+  const before = toStudyState(copy.states[questionId]);
+  const scheduled = applyReview(
+    before,
     { ...flashcardReview(input.rating), reviewedAt: input.now },
     copy.settings,
+  );
+  const state = placeAfterReview(
+    before,
+    scheduled,
+    input.now,
+    copy.settings,
+    copyLoads(copy, questionId),
   );
   return {
     review: {

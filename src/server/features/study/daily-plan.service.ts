@@ -46,6 +46,8 @@ async function planUser(db: Db, userId: string): Promise<PlanUser> {
       leechThreshold: users.leechThreshold,
       catchUpUntil: users.catchUpUntil,
       timeZone: users.timeZone,
+      examDate: users.examDate,
+      maxNewPerDay: users.maxNewPerDay,
     })
     .from(users)
     .where(eq(users.id, userId));

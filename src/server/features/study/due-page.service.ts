@@ -11,7 +11,7 @@ import { userVersion, userVersionSql } from "../../db/user-versions";
 import { hasAnswerKey, questions, studyStates, users } from "../../db/schema";
 import { programBankOf, questionJsonSql, type QuestionJson } from "../questions/question-json";
 import { duePageCacheOf, type DuePageCache } from "./due-page-cache";
-import { dailyInputs, type DailyUser } from "./new-limit";
+import { dailyInputs, examPaceFor, type DailyUser } from "./new-limit";
 
 /**
  * The due list's queries take their values as placeholders and are prepared once per database handle
@@ -337,10 +337,21 @@ async function dailyUserOf(db: Db, userId: string): Promise<DailyUser> {
       newPerDay: users.newPerDay,
       catchUpUntil: users.catchUpUntil,
       timeZone: users.timeZone,
+      examDate: users.examDate,
+      maxNewPerDay: users.maxNewPerDay,
     })
     .from(users)
     .where(eq(users.id, userId));
-  return row ?? { id: userId, newPerDay: 0, catchUpUntil: null, timeZone: "UTC" };
+  return (
+    row ?? {
+      id: userId,
+      newPerDay: 0,
+      catchUpUntil: null,
+      timeZone: "UTC",
+      examDate: null,
+      maxNewPerDay: 0,
+    }
+  );
 }
 
 /**
@@ -378,7 +389,7 @@ async function duePageOf(
   const category = narrows(opts.category) ? opts.category! : "";
   const user =
     opts.user && opts.user.id === opts.userId ? opts.user : await dailyUserOf(db, opts.userId);
-  const daily = dailyInputs(user, opts.now);
+  const daily = dailyInputs(user, opts.now, await examPaceFor(db, user, opts.now));
   const key = `${opts.userId}\u0000${category}\u0000${limit}\u0000${offset}\u0000${daily.newLimit}\u0000${daily.dayStart.getTime()}`;
   const now = opts.now.getTime();
   // Only a page kept under this key is worth the version's round trip.
@@ -448,7 +459,7 @@ export async function countDue(
 ): Promise<{ reviewed: number; fresh: number; ownNew: number; publicNew: number }> {
   const user =
     opts.user && opts.user.id === opts.userId ? opts.user : await dailyUserOf(db, opts.userId);
-  const daily = dailyInputs(user, opts.now);
+  const daily = dailyInputs(user, opts.now, await examPaceFor(db, user, opts.now));
   const [row] = await countDueQuery(db, narrows(opts.category)).execute(
     dueParams({ ...opts, daily }),
   );

@@ -19,6 +19,7 @@ import { questionJsonFor, requireVisibleQuestion } from "../questions/question-a
 import {
   logReview,
   requireOwnSession,
+  placeLive,
   saveState,
   schedulerSettings,
   toState,
@@ -61,7 +62,8 @@ export async function rateFlashcard(
       now,
     });
     const { before, settings } = logged;
-    const after = applyReview(before, { ...review, reviewedAt: now }, settings);
+    const scheduled = applyReview(before, { ...review, reviewedAt: now }, settings);
+    const after = await placeLive(tx, userId, question.id, before, scheduled, now, settings);
     // Nothing waits for a rating afterwards: the rating was the review.
     const state = await saveState(tx, { userId, questionId: question.id }, after, null, now);
     const [json] = await questionJsonFor(tx, userId, [question], new Map([[question.id, state]]));

@@ -14,6 +14,13 @@ import { initialStudyState, type StudyState } from "../../../core/srs";
 import type { SchedulerName, SchedulerSettings } from "../../../core/srs/fsrs";
 import { replayReviews } from "../../../core/srs/replay";
 import {
+  placeAfterReview,
+  placementWindow,
+  placesReviews,
+  startOfLocalDay,
+} from "../../../core/srs/exam-plan";
+import { resolveTimeZone } from "../../../core/stats/days";
+import {
   answerState,
   nextIntervals,
   rateState,
@@ -82,6 +89,11 @@ async function writerContext(
       programId: users.programId,
       programRole: users.programRole,
       pgyLevel: users.pgyLevel,
+      examDate: users.examDate,
+      examTargetRetention: users.examTargetRetention,
+      timeZone: users.timeZone,
+      loadBalance: users.loadBalance,
+      easyDays: users.easyDays,
     })
     .from(users)
     .where(eq(users.id, userId));
@@ -92,12 +104,65 @@ async function writerContext(
       desiredRetention: row.desiredRetention,
       maximumInterval: row.maximumInterval,
       parameters: row.parameters ?? null,
+      // The exam plan (issue 34, decision 375): the exam day's first instant in the resident's zone.
+      exam: row.examDate
+        ? {
+            at: startOfLocalDay(row.examDate, row.timeZone),
+            targetRetention: row.examTargetRetention,
+          }
+        : null,
+      placement: {
+        loadBalance: row.loadBalance,
+        easyDays: [...row.easyDays],
+        timeZone: resolveTimeZone(row.timeZone),
+      },
     },
     program:
       row.programId && row.programRole === "resident"
         ? { programId: row.programId, pgyLevel: row.pgyLevel }
         : null,
   };
+}
+
+/**
+ * Reviews due per local day in [from, to) for the user, other than `exceptQuestion`: the loads the
+ * load balancer reads (one range scan of the (user_id, due_at) index).
+ */
+export async function dueLoads(
+  tx: Db,
+  userId: string,
+  window: { from: Date; to: Date },
+  timeZone: string,
+  exceptQuestion: string | null,
+): Promise<Map<string, number>> {
+  const result = await tx.execute(sql`
+    SELECT to_char(due_at AT TIME ZONE ${timeZone}, 'YYYY-MM-DD') AS day, count(*)::int AS n
+    FROM study_states
+    WHERE user_id = ${userId} AND due_at >= ${window.from.toISOString()}::timestamptz
+      AND due_at < ${window.to.toISOString()}::timestamptz
+      ${exceptQuestion ? sql`AND question_id <> ${exceptQuestion}` : sql``}
+    GROUP BY 1`);
+  const list = rowsOf<{ day: string; n: number }>(result);
+  return new Map(list.map((r) => [r.day, Number(r.n)]));
+}
+
+/**
+ * A live review's state placed among its allowed days by the user's current loads (load balancing
+ * and easy days, exam-plan.ts `placeAfterReview`); unchanged when neither is on.
+ */
+export async function placeLive(
+  tx: Db,
+  userId: string,
+  questionId: string,
+  before: StudyState,
+  after: StudyState,
+  now: Date,
+  settings: SchedulerSettings,
+): Promise<StudyState> {
+  const window = placementWindow(before, after, now, settings);
+  if (!window) return after;
+  const loads = await dueLoads(tx, userId, window, settings.placement!.timeZone, questionId);
+  return placeAfterReview(before, after, now, settings, (day) => loads.get(day) ?? 0);
 }
 
 export function toState(row: StudyStateRow | undefined): StudyState {
@@ -323,7 +388,15 @@ export async function rateQuestion(
     const next =
       pendingCorrect === false
         ? toState(current)
-        : rateState(toState(current), difficulty, now, settings);
+        : await placeLive(
+            tx,
+            userId,
+            question.id,
+            toState(current),
+            rateState(toState(current), difficulty, now, settings),
+            now,
+            settings,
+          );
     const state = await saveState(tx, { userId, questionId: question.id }, next, null, now);
     const [json] = await questionJsonFor(tx, userId, [question], new Map([[question.id, state]]));
     return json!;
@@ -398,10 +471,14 @@ async function rebuildCard(
     .from(reviews)
     .where(and(eq(reviews.userId, userId), eq(reviews.questionId, questionId), afterReset(userId)))
     .orderBy(asc(reviews.reviewedAt), asc(reviews.id));
-  const state = replayReviews(
-    log.map((r) => ({ ...r, difficulty: r.difficulty as Difficulty | null })),
-    settings,
-  );
+  const replayable = log.map((r) => ({ ...r, difficulty: r.difficulty as Difficulty | null }));
+  let state = replayReviews(replayable, settings);
+  // The last review lands where a live one would (the offline copy placed it the same way).
+  const last = replayable[replayable.length - 1];
+  if (last && placesReviews(settings)) {
+    const before = replayReviews(replayable.slice(0, -1), settings);
+    state = await placeLive(tx, userId, questionId, before, state, last.reviewedAt, settings);
+  }
   await saveState(tx, { userId, questionId }, state, current?.pendingReviewId ?? null);
 }
 

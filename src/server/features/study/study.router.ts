@@ -30,6 +30,8 @@ import { listDueQuestions } from "./due-page.service";
 import { finishSession, startSession, studyTimeZone } from "./study.service";
 import { rateQuestion, recordAnswer } from "./study-writer.service";
 import { offlineCopy, syncReviews } from "./sync.service";
+import { getPlan, setPlan } from "./plan.service";
+import { ZPlanInput } from "../../../core/schemas/plan";
 
 const ZSessionId = z.uuid({ error: "Study session id must be a valid id" });
 
@@ -161,4 +163,11 @@ export const studyRouter = router({
 
   /** For an owner: residents who found each of their questions a leech. */
   ownerLeechCounts: protectedProcedure.query(({ ctx }) => ownerLeechCounts(ctx.db, ctx.user.id)),
+  /** The exam plan (issue 34): settings, new-question pace, forecast and recall per category. */
+  plan: protectedProcedure.query(({ ctx }) => getPlan(ctx.db, ctx.user.id, ctx.now())),
+
+  /** Settings > Study's plan fields; only what is given changes, nothing already scheduled moves. */
+  setPlan: protectedProcedure
+    .input(ZPlanInput)
+    .mutation(({ ctx, input }) => setPlan(ctx.db, ctx.user.id, input, ctx.now())),
 });

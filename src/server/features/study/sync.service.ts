@@ -15,6 +15,7 @@ import {
   FLASHCARD_IS_RATED,
   NO_ANSWER_KEY,
   NOT_AN_OPTION,
+  dueLoads,
   schedulerSettings,
   storeSyncedReviews,
 } from "./study-writer.service";
@@ -160,8 +161,16 @@ export interface OfflineCopy {
   states: Record<string, OfflineState>;
   /** The caller's scheduler, so the browser reschedules with the same rules as the server. */
   settings: SchedulerSettings;
+  /**
+   * Reviews due per local day over the next OFFLINE_LOAD_DAYS days (issue 34): what the load balancer
+   * reads offline, so a review rated offline lands on the day the server would pick.
+   */
+  dayLoads?: Record<string, number>;
   savedAt: string;
 }
+
+/** Days of due counts the offline copy carries for the load balancer. */
+export const OFFLINE_LOAD_DAYS = 400;
 
 /**
  * What the app keeps for studying offline (issue 18): the due list's first `limit` questions, their
@@ -198,10 +207,24 @@ export async function offlineCopy(
       fsrsDifficulty: r.fsrsDifficulty,
     };
   }
+  const settings = await schedulerSettings(db, opts.userId);
+  const loads = settings.placement
+    ? await dueLoads(
+        db,
+        opts.userId,
+        {
+          from: opts.now,
+          to: new Date(opts.now.getTime() + OFFLINE_LOAD_DAYS * 86_400_000),
+        },
+        settings.placement.timeZone,
+        null,
+      )
+    : new Map<string, number>();
   return {
     questions: page.questions,
     states,
-    settings: await schedulerSettings(db, opts.userId),
+    settings,
+    dayLoads: Object.fromEntries(loads),
     savedAt: opts.now.toISOString(),
   };
 }

@@ -12,6 +12,7 @@ import { ProfileTab } from "./profile-tab";
 import { SETTINGS_TABS, isSettingsTab, type SettingsTab } from "./settings-tabs";
 import { DailyLimits } from "./daily-limits";
 import { StudyTab } from "./study-tab";
+import { ExamPlanSettings } from "./exam-plan-settings";
 
 interface SettingsPageProps {
   tab: SettingsTab;
@@ -64,6 +65,7 @@ export function SettingsPage({ tab, onTabChange, onboarding = false }: SettingsP
         <TabsContent value="study">
           <StudyTab />
           <DailyLimits />
+          <ExamPlanSettings />
         </TabsContent>
         <TabsContent value="prite-scores">
           <PriteScoresTab />

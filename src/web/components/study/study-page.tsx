@@ -7,6 +7,7 @@ import {
   type ExplanationValue,
 } from "@/web/components/explanations/explanation-panel";
 import { PageHeader } from "@/web/components/layout/page-header";
+import { PlanLink } from "./plan-link";
 import { useBanner } from "@/web/components/ui/alert";
 import { PageSpinner } from "@/web/components/ui/spinner";
 import { inBackgroundAfterLoad } from "@/web/lib/after-paint";
@@ -374,7 +375,7 @@ export function StudyPage() {
 
   return (
     <div className="space-y-4">
-      <PageHeader title="Study" />
+      <PageHeader title="Study" actions={<PlanLink />} />
       {banner}
 
       {phase === "idle" && (
