@@ -13,7 +13,7 @@ import { questions, studyStates, users } from "../src/server/db/schema";
 import { eq } from "drizzle-orm";
 import { rowsOf } from "../src/server/db/migrate";
 import { getPlan } from "../src/server/features/study/plan.service";
-import { dueLoads } from "../src/server/features/study/study-writer.service";
+import { dueLoads } from "../src/server/features/study/review-placement";
 import { registerUser } from "../src/server/features/auth/auth.service";
 import { createTestDb } from "../src/server/test/db";
 

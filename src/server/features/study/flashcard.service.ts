@@ -16,10 +16,10 @@ import { studyStates } from "../../db/schema";
 import { badRequest } from "../../errors";
 import type { QuestionJson } from "../questions/question-json";
 import { questionJsonFor, requireVisibleQuestion } from "../questions/question-access";
+import { placeLive } from "./review-placement";
 import {
   logReview,
   requireOwnSession,
-  placeLive,
   saveState,
   schedulerSettings,
   toState,

@@ -13,12 +13,7 @@ import { answerKeyOf, isCorrectSelection } from "../../../core/correctness";
 import { initialStudyState, type StudyState } from "../../../core/srs";
 import type { SchedulerName, SchedulerSettings } from "../../../core/srs/fsrs";
 import { replayReviews } from "../../../core/srs/replay";
-import {
-  placeAfterReview,
-  placementWindow,
-  placesReviews,
-  startOfLocalDay,
-} from "../../../core/srs/exam-plan";
+import { placesReviews, startOfLocalDay } from "../../../core/srs/exam-plan";
 import { resolveTimeZone } from "../../../core/stats/days";
 import {
   answerState,
@@ -40,6 +35,7 @@ import { badRequest, notFound } from "../../errors";
 import { countStudySetAnswer, type WriterProgram } from "../programs/assignment-progress";
 import type { QuestionJson, StoredQuestion } from "../questions/question-json";
 import { questionJsonFor, requireVisibleQuestion } from "../questions/question-access";
+import { placeLive } from "./review-placement";
 
 export const STUDY_SESSION_NOT_FOUND = "Study session not found";
 export const NOT_AN_OPTION = "Please select one of the question's options";
@@ -122,47 +118,6 @@ async function writerContext(
         ? { programId: row.programId, pgyLevel: row.pgyLevel }
         : null,
   };
-}
-
-/**
- * Reviews due per local day in [from, to) for the user, other than `exceptQuestion`: the loads the
- * load balancer reads (one range scan of the (user_id, due_at) index).
- */
-export async function dueLoads(
-  tx: Db,
-  userId: string,
-  window: { from: Date; to: Date },
-  timeZone: string,
-  exceptQuestion: string | null,
-): Promise<Map<string, number>> {
-  const result = await tx.execute(sql`
-    SELECT to_char(due_at AT TIME ZONE ${timeZone}, 'YYYY-MM-DD') AS day, count(*)::int AS n
-    FROM study_states
-    WHERE user_id = ${userId} AND due_at >= ${window.from.toISOString()}::timestamptz
-      AND due_at < ${window.to.toISOString()}::timestamptz
-      ${exceptQuestion ? sql`AND question_id <> ${exceptQuestion}` : sql``}
-    GROUP BY 1`);
-  const list = rowsOf<{ day: string; n: number }>(result);
-  return new Map(list.map((r) => [r.day, Number(r.n)]));
-}
-
-/**
- * A live review's state placed among its allowed days by the user's current loads (load balancing
- * and easy days, exam-plan.ts `placeAfterReview`); unchanged when neither is on.
- */
-export async function placeLive(
-  tx: Db,
-  userId: string,
-  questionId: string,
-  before: StudyState,
-  after: StudyState,
-  now: Date,
-  settings: SchedulerSettings,
-): Promise<StudyState> {
-  const window = placementWindow(before, after, now, settings);
-  if (!window) return after;
-  const loads = await dueLoads(tx, userId, window, settings.placement!.timeZone, questionId);
-  return placeAfterReview(before, after, now, settings, (day) => loads.get(day) ?? 0);
 }
 
 export function toState(row: StudyStateRow | undefined): StudyState {

@@ -15,10 +15,10 @@ import {
   FLASHCARD_IS_RATED,
   NO_ANSWER_KEY,
   NOT_AN_OPTION,
-  dueLoads,
   schedulerSettings,
   storeSyncedReviews,
 } from "./study-writer.service";
+import { dueLoads } from "./review-placement";
 
 export interface SyncResult {
   id: string;
