@@ -20,7 +20,7 @@ export function ProgramsCard() {
         ) : programs.data.length === 0 ? (
           <p className="text-sm text-muted-foreground">No programs yet.</p>
         ) : (
-          <div className="overflow-x-auto">
+          <div className="overflow-x-auto" tabIndex={0} role="region" aria-label="Programs list">
             <table className="w-full text-sm" aria-label="Programs">
               <thead>
                 <tr className="text-left">

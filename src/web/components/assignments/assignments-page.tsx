@@ -241,7 +241,12 @@ function DirectorCard({ a }: { a: DirectorAssignment }) {
         {a.residents.length === 0 ? (
           <p className="text-sm text-muted-foreground">No residents in this class yet.</p>
         ) : (
-          <div className="overflow-x-auto">
+          <div
+            className="overflow-x-auto"
+            tabIndex={0}
+            role="region"
+            aria-label={`Residents: ${heading}`}
+          >
             <Table>
               <TableHeader>
                 <TableRow>
