@@ -6,7 +6,7 @@
  *   - plan 0.95: the same with a target recall of 0.95 on the exam day;
  *   - FSRS: plain FSRS, no date, 20 new a day;
  *   - SM-2: the app's SM-2, no date, 20 new a day.
- * Time per item (our assumption, recorded in bench/results-study-plan.md): a review 20 s, a new
+ * Time per item (our assumption, recorded in bench/RESULTS.md, "Study plan (issue 34)"): a review 20 s, a new
  * question 60 s (read, answer, read the explanation). Each day: due reviews first, oldest due first,
  * then new questions at the pace, within the 2,400 s; what does not fit waits for the next day.
  * The resident's true memory: FSRS-6 with default parameters; recall drawn from it; a right answer is
