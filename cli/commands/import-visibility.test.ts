@@ -7,7 +7,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { VISIBILITY_MESSAGES } from "../../src/core/visibility";
 import { createHarness, type Harness, type TestUser } from "../../src/server/test/harness";
-import { joinProgram, makeProgram } from "../../src/server/test/programs.fixtures";
+import { makeProgram, putInProgram } from "../../src/server/test/programs.fixtures";
 import { apiFromCaller } from "../runtime";
 import { fetchExport } from "./export";
 import { runImport, type ImportOptions } from "./import";
@@ -29,9 +29,9 @@ beforeAll(async () => {
   loner = await h.user();
   const a = await makeProgram(h.db.db, "A");
   const b = await makeProgram(h.db.db, "B");
-  await joinProgram(h.db.db, chief.user.id, a, "director");
-  await joinProgram(h.db.db, colleague.user.id, a);
-  await joinProgram(h.db.db, stranger.user.id, b);
+  await putInProgram(h.db.db, chief.user.id, a, "director");
+  await putInProgram(h.db.db, colleague.user.id, a);
+  await putInProgram(h.db.db, stranger.user.id, b);
 });
 afterAll(async () => {
   await h.close();

@@ -1,6 +1,6 @@
 import { Command } from "commander";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { makeProgram, putInProgram } from "../../src/server/features/programs/test-program";
+import { makeProgram, putInProgram } from "../../src/server/test/programs.fixtures";
 import { addQuestion } from "../../src/server/features/study/test-fixtures";
 import { createHarness, type Harness, type TestUser } from "../../src/server/test/harness";
 import { CliError } from "../output";
@@ -27,7 +27,7 @@ beforeAll(async () => {
   resident = await h.user({ pgyLevel: "2" });
   programId = await makeProgram(h.db.db, "CLI program");
   await putInProgram(h.db.db, chief.user.id, programId, "director");
-  await putInProgram(h.db.db, resident.user.id, programId, "resident", "2");
+  await putInProgram(h.db.db, resident.user.id, programId, "resident", { pgyLevel: "2" });
   for (let i = 0; i < 8; i++) {
     await addQuestion(h.db.db, chief.user.id, { programId, category: "Ethics" });
   }

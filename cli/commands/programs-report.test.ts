@@ -1,10 +1,7 @@
 import { Command } from "commander";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseCsv } from "../../src/core/import/csv";
-import {
-  insertProgram,
-  setMembership,
-} from "../../src/server/features/programs/program-report.fixtures";
+import { makeProgram, putInProgram } from "../../src/server/test/programs.fixtures";
 import { addQuestion } from "../../src/server/features/study/test-fixtures";
 import { reviews } from "../../src/server/db/schema";
 import { createHarness, type Harness, type TestUser } from "../../src/server/test/harness";
@@ -20,9 +17,9 @@ beforeAll(async () => {
   await h.user();
   chief = await h.user();
   resident = await h.user({ username: "ann_resident", pgyLevel: "2" });
-  const programId = await insertProgram(h.db.db, "Riverside Psychiatry");
-  await setMembership(h.db.db, chief.user.id, programId, "director");
-  await setMembership(h.db.db, resident.user.id, programId, "resident");
+  const programId = await makeProgram(h.db.db, "Riverside Psychiatry");
+  await putInProgram(h.db.db, chief.user.id, programId, "director");
+  await putInProgram(h.db.db, resident.user.id, programId, "resident");
   const q = await addQuestion(h.db.db, resident.user.id, { category: "Ethics" });
   await h.db.db.insert(reviews).values(
     Array.from({ length: 6 }, (_, i) => ({

@@ -6,9 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { restReadmeSection } from "../../../scripts/rest-readme";
 import { buildApp } from "../app";
 import { setQuestionMedia, storeMedia } from "../features/media/media.service";
-import { insertProgram, setMembership } from "../features/programs/program-report.fixtures";
+import { makeProgram, putInProgram } from "../test/programs.fixtures";
 import { validQuestion } from "../features/questions/questions.fixtures";
-import { makeProgram, putInProgram } from "../features/programs/test-program";
 import { addFlashcard } from "../features/study/test-fixtures";
 import { createHarness, type Harness } from "../test/harness";
 import { modelReply } from "../test/model";
@@ -162,8 +161,8 @@ const EXAMPLES: Record<string, () => Promise<Example>> = {
   // Issue 32: a director of a program with one resident (the member) reads its dashboard.
   "GET /api/programs/:id/report": async () => {
     const chief = await register("programchief");
-    const programId = await insertProgram(h.db.db);
-    await setMembership(
+    const programId = await makeProgram(h.db.db);
+    await putInProgram(
       h.db.db,
       (await ok("GET", "/api/auth/me", chief.token))._id,
       programId,

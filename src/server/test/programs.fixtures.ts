@@ -1,40 +1,35 @@
 /**
- * Tests only: program membership written straight into the tables, for suites that need programs
- * before (or without) the programs feature's procedures.
+ * Tests only: program membership written straight into the tables (issue 32), so the features built
+ * on membership are tested on their own; the programs feature's procedures have their own tests.
  */
+import crypto from "node:crypto";
 import { eq } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { programs, users } from "../db/schema";
 
-let seq = 0;
-
-export async function makeProgram(db: Db, name = "Program"): Promise<string> {
-  seq += 1;
-  const code = `T${String(seq).padStart(3, "0")}${Math.random().toString(36).slice(2, 6)}`
-    .toUpperCase()
-    .slice(0, 8);
+export async function makeProgram(db: Db, name = "Test program"): Promise<string> {
   const [row] = await db
     .insert(programs)
-    .values({ name: `${name} ${seq}`, code })
+    .values({ name, code: crypto.randomBytes(4).toString("hex").toUpperCase() })
     .returning({ id: programs.id });
   return row!.id;
 }
 
-export async function joinProgram(
+/** Puts a user into a program with a role (and a PGY level, a join time), or out of any (null). */
+export async function putInProgram(
   db: Db,
   userId: string,
-  programId: string,
+  programId: string | null,
   role: "director" | "resident" = "resident",
+  opts: { pgyLevel?: string; joinedAt?: Date } = {},
 ): Promise<void> {
   await db
     .update(users)
-    .set({ programId, programRole: role, programJoinedAt: new Date() })
-    .where(eq(users.id, userId));
-}
-
-export async function leaveProgram(db: Db, userId: string): Promise<void> {
-  await db
-    .update(users)
-    .set({ programId: null, programRole: null, programJoinedAt: null })
+    .set({
+      programId,
+      programRole: programId ? role : null,
+      programJoinedAt: programId ? (opts.joinedAt ?? new Date()) : null,
+      ...(opts.pgyLevel !== undefined && { pgyLevel: opts.pgyLevel }),
+    })
     .where(eq(users.id, userId));
 }

@@ -5,7 +5,7 @@ import { dueInstant } from "../../../core/programs/assignments";
 import { programAssignmentProgress, questions } from "../../db/schema";
 import { createHarness, type Harness, type TestUser } from "../../test/harness";
 import { addQuestion } from "../study/test-fixtures";
-import { makeProgram, putInProgram } from "./test-program";
+import { makeProgram, putInProgram } from "../../test/programs.fixtures";
 
 let h: Harness;
 let director: TestUser;
@@ -54,8 +54,8 @@ beforeAll(async () => {
   programId = await makeProgram(h.db.db, "Assignments program");
   otherProgramId = await makeProgram(h.db.db, "Other program");
   await putInProgram(h.db.db, director.user.id, programId, "director");
-  await putInProgram(h.db.db, pgy2.user.id, programId, "resident", "2");
-  await putInProgram(h.db.db, pgy3.user.id, programId, "resident", "3");
+  await putInProgram(h.db.db, pgy2.user.id, programId, "resident", { pgyLevel: "2" });
+  await putInProgram(h.db.db, pgy3.user.id, programId, "resident", { pgyLevel: "3" });
   await putInProgram(h.db.db, otherDirector.user.id, otherProgramId, "director");
   // The program's bank: 6 questions, 2 of them reserved; 6 public ones; another program's 6.
   for (let i = 0; i < 6; i++) {
@@ -337,7 +337,7 @@ describe("an exam assignment", () => {
     expect((await row(pgy3)).status).toBe("in_progress");
     // A resident who never started: not started, then late after the due date.
     const late = await h.user({ pgyLevel: "2" });
-    await putInProgram(h.db.db, late.user.id, programId, "resident", "2");
+    await putInProgram(h.db.db, late.user.id, programId, "resident", { pgyLevel: "2" });
     expect((await row(late)).status).toBe("not_started");
     clock = new Date(start.getTime() + 4 * 86_400_000);
     expect((await row(late)).status).toBe("late");

@@ -29,7 +29,7 @@ import {
 } from "../../db/schema";
 import { createHarness, type Harness, type TestUser } from "../../test/harness";
 import { addQuestion } from "../study/test-fixtures";
-import { insertProgram, setMembership } from "./program-report.fixtures";
+import { makeProgram, putInProgram } from "../../test/programs.fixtures";
 import { windowStart, type ProgramReport, type ResidentFigures } from "./program-report.service";
 
 const DAY = 86_400_000;
@@ -153,19 +153,15 @@ beforeAll(async () => {
   residents = [];
   for (const pgy of ["1", "1", "1", "1", "1", "2", "3"])
     residents.push(await h.user({ pgyLevel: pgy }));
-  programA = await insertProgram(h.db.db, "Program A");
-  programB = await insertProgram(h.db.db, "Program B");
-  await setMembership(h.db.db, director.user.id, programA, "director");
-  await setMembership(h.db.db, directorB.user.id, programB, "director");
-  await setMembership(h.db.db, residentB.user.id, programB, "resident");
+  programA = await makeProgram(h.db.db, "Program A");
+  programB = await makeProgram(h.db.db, "Program B");
+  await putInProgram(h.db.db, director.user.id, programA, "director");
+  await putInProgram(h.db.db, directorB.user.id, programB, "director");
+  await putInProgram(h.db.db, residentB.user.id, programB, "resident");
   for (const [i, r] of residents.entries()) {
-    await setMembership(
-      h.db.db,
-      r.user.id,
-      programA,
-      "resident",
-      new Date(NOW.getTime() - (40 + i) * DAY),
-    );
+    await putInProgram(h.db.db, r.user.id, programA, "resident", {
+      joinedAt: new Date(NOW.getTime() - (40 + i) * DAY),
+    });
   }
   // Histories: recent and old answers, a weak resident, an idle one, one with only a session.
   await answers(residents[0]!, 60, 40, 0.8);
@@ -415,18 +411,18 @@ describe("who may see it", () => {
 
   it("drops a resident who leaves at once, and a director who leaves loses it at once", async () => {
     const leaver = await h.user({ pgyLevel: "2" });
-    await setMembership(h.db.db, leaver.user.id, programA, "resident");
+    await putInProgram(h.db.db, leaver.user.id, programA, "resident");
     const ids = async () =>
       (await director.caller.programReport.report()).residents.map((r) => r.userId);
     expect(await ids()).toContain(leaver.user.id);
-    await setMembership(h.db.db, leaver.user.id, null);
+    await putInProgram(h.db.db, leaver.user.id, null);
     expect(await ids()).not.toContain(leaver.user.id);
     expect(await leaver.caller.programReport.mine()).toBeNull();
 
     const chief = await h.user();
-    await setMembership(h.db.db, chief.user.id, programA, "director");
+    await putInProgram(h.db.db, chief.user.id, programA, "director");
     expect(await code(chief.caller.programReport.report())).toBe("OK");
-    await setMembership(h.db.db, chief.user.id, null);
+    await putInProgram(h.db.db, chief.user.id, null);
     expect(await code(chief.caller.programReport.report())).toBe("FORBIDDEN");
   });
 });

@@ -12,7 +12,7 @@ import { fetchExport } from "../../../../cli/commands/export";
 import { VISIBILITY_MESSAGES } from "../../../core/visibility";
 import { questions, studyStates } from "../../db/schema";
 import { createHarness, type Harness, type TestUser } from "../../test/harness";
-import { joinProgram, leaveProgram, makeProgram } from "../../test/programs.fixtures";
+import { makeProgram, putInProgram } from "../../test/programs.fixtures";
 import { validQuestion } from "./questions.fixtures";
 
 let h: Harness;
@@ -63,10 +63,10 @@ beforeAll(async () => {
   loner = await h.user({ username: "vis_loner" });
   const a = await makeProgram(h.db.db, "Program A");
   const b = await makeProgram(h.db.db, "Program B");
-  await joinProgram(h.db.db, owner.user.id, a);
-  await joinProgram(h.db.db, member.user.id, a);
-  await joinProgram(h.db.db, director.user.id, a, "director");
-  await joinProgram(h.db.db, other.user.id, b);
+  await putInProgram(h.db.db, owner.user.id, a);
+  await putInProgram(h.db.db, member.user.id, a);
+  await putInProgram(h.db.db, director.user.id, a, "director");
+  await putInProgram(h.db.db, other.user.id, b);
 
   const create = async (by: TestUser, level: Level, extra: object) =>
     (
@@ -308,7 +308,7 @@ describe("leaving a program", () => {
     const dueBefore = await later.study.due({ limit: 100 } as never);
     expect(dueBefore.questions.map((q) => q._id)).toContain(ids.program);
 
-    await leaveProgram(h.db.db, member.user.id);
+    await putInProgram(h.db.db, member.user.id, null);
     expect(await stateOf()).toBe(false);
     await expect(member.caller.questions.get({ id: ids.program } as never)).rejects.toThrow();
     const dueAfter = await later.study.due({ limit: 100 } as never);
@@ -316,7 +316,7 @@ describe("leaving a program", () => {
     const search = await member.caller.questions.search({ text: WORD.program } as never);
     expect(search.items).toEqual([]);
 
-    await joinProgram(h.db.db, member.user.id, a);
+    await putInProgram(h.db.db, member.user.id, a);
     expect(await stateOf()).toBe(true);
     expect((await later.study.due({ limit: 100 } as never)).questions.map((q) => q._id)).toContain(
       ids.program,
@@ -324,7 +324,7 @@ describe("leaving a program", () => {
   });
 
   it("a resident promoted to director sees the reserved questions; released ones reach residents", async () => {
-    await joinProgram(
+    await putInProgram(
       h.db.db,
       other.user.id,
       (await h.db.db.select().from(questions).where(eq(questions.id, ids.reserved)))[0]!.programId!,
