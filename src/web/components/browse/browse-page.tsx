@@ -318,7 +318,6 @@ export function BrowsePage() {
             flashcard={editing.question}
             open
             onOpenChange={(open) => !open && setEditing(null)}
-            defaultPublic={user.settings.publicProfile}
             onSaved={() => {
               show(
                 "success",
@@ -338,7 +337,6 @@ export function BrowsePage() {
             question={editing.question}
             open
             onOpenChange={(open) => !open && setEditing(null)}
-            defaultPublic={user.settings.publicProfile}
             onSaved={() => {
               show("success", editing.question ? BROWSE_TEXT.UPDATED : BROWSE_TEXT.CREATED);
               void refresh();
