@@ -3,6 +3,7 @@ import {
   expect,
   makeUser,
   registerViaApi,
+  seriousAxeViolations,
   test,
   trpcMutation,
   trpcQuery,
@@ -53,6 +54,8 @@ test("a program member imports for the program, Public needs the statement, an e
     choice.getByRole("radio", { name: /My program: Riverside Psychiatry/ }),
   ).toBeChecked();
 
+  expect(await seriousAxeViolations(page)).toEqual([]);
+
   // Public without the statement is refused, and nothing is imported.
   await choice.getByRole("radio", { name: /Public/ }).check();
   await expect(choice.getByLabel("I may share these questions publicly")).not.toBeChecked();
@@ -92,6 +95,7 @@ test("a program member imports for the program, Public needs the statement, an e
   await level.getByRole("radio", { name: /Public/ }).check();
   await dialog.getByRole("button", { name: "Save Changes" }).click();
   await expect(level.getByRole("alert")).toHaveText(REFUSED);
+  expect(await seriousAxeViolations(page)).toEqual([]);
   await level.getByRole("radio", { name: /Private/ }).check();
   await dialog.getByRole("button", { name: "Save Changes" }).click();
   await expect(dialog.getByText("Question updated successfully")).toBeVisible();
