@@ -34,8 +34,14 @@ async function addQuestionViaUi(page: Page, q: NewQuestion) {
     await dialog.getByLabel(`Option ${letters[i]}`, { exact: true }).fill(text);
   }
   await dialog.getByRole("radio", { name: `${q.correct} is correct` }).click();
-  const publicBox = dialog.getByLabel("Public (visible to all users)");
-  if ((await publicBox.isChecked()) !== q.isPublic) await publicBox.click();
+  const level = dialog.getByRole("group", { name: "Who can see this question" });
+  if (q.isPublic) {
+    await level.getByRole("radio", { name: /Public/ }).check();
+    await level.getByLabel("I may share these questions publicly").click();
+    await level.getByLabel("Source").fill("Written for this test");
+  } else {
+    await level.getByRole("radio", { name: /Private/ }).check();
+  }
   await dialog.getByRole("button", { name: "Save Question" }).click();
   await expect(dialog.getByText("Question created successfully")).toBeVisible();
   await expect(dialog).toBeHidden();

@@ -335,7 +335,6 @@ export function BrowsePage() {
             flashcard={editing.question}
             open
             onOpenChange={(open) => !open && setEditing(null)}
-            defaultPublic={user.settings.publicProfile}
             onSaved={() => {
               show(
                 "success",
@@ -355,7 +354,6 @@ export function BrowsePage() {
             question={editing.question}
             open
             onOpenChange={(open) => !open && setEditing(null)}
-            defaultPublic={user.settings.publicProfile}
             onSaved={() => {
               show("success", editing.question ? BROWSE_TEXT.UPDATED : BROWSE_TEXT.CREATED);
               void refresh();

@@ -14,6 +14,10 @@ import {
   useStoredAnswerKey,
 } from "@/web/components/question-import/paste-shared";
 import { useBanner } from "@/web/components/ui/alert";
+import {
+  VisibilityChoice,
+  useVisibilityChoice,
+} from "@/web/components/questions/visibility-choice";
 import { Button } from "@/web/components/ui/button";
 import { Card, CardContent, CardFooter, CardHeader, CardTitle } from "@/web/components/ui/card";
 import { Label } from "@/web/components/ui/label";
@@ -40,6 +44,7 @@ export function CapturePage() {
 
   const aiProcess = trpc.ai.process.useMutation();
   const bulkCreate = trpc.questions.bulkCreate.useMutation();
+  const visibility = useVisibilityChoice();
   const utils = trpc.useUtils();
   const storedKey = useStoredAnswerKey();
 
@@ -99,8 +104,15 @@ export function CapturePage() {
 
   const saveAll = async () => {
     clear();
+    const level = visibility.check();
+    if (!level) return;
     try {
-      const saved = await bulkCreate.mutateAsync({ questions: saveItems(questions), part, year });
+      const saved = await bulkCreate.mutateAsync({
+        questions: saveItems(questions),
+        part,
+        year,
+        ...level,
+      });
       void utils.invalidate();
       setSavedCount(saved.length);
       show("success", `Successfully saved ${saved.length} questions!`);
@@ -234,6 +246,7 @@ export function CapturePage() {
                 />
               ))}
             </ol>
+            <VisibilityChoice state={visibility.state} />
             <StickyActions>
               <Button
                 variant="outline"

@@ -19,6 +19,12 @@ import {
   CardTitle,
 } from "@/web/components/ui/card";
 import { Checkbox } from "@/web/components/ui/checkbox";
+import {
+  VisibilityChoice,
+  useVisibilityChoice,
+  type VisibilityChoiceState,
+} from "@/web/components/questions/visibility-choice";
+import type { VisibilityRequest } from "@/web/components/questions/visibility-draft";
 import { SpinnerIcon } from "@/web/components/ui/spinner";
 import { trpc } from "@/web/lib/trpc";
 import { cn } from "@/web/lib/utils";
@@ -48,7 +54,7 @@ type Flow =
       deck: Loaded;
       plan: AnkiPlan;
       checkItems: object[];
-      isPublic: boolean;
+      visibility: VisibilityRequest;
       keepProgress: boolean;
     }
   | { phase: "complete"; plan: AnkiPlan; summary: CommitSummary };
@@ -59,14 +65,14 @@ const asRows = (issues: AnkiPlan["errors"]): RowError[] =>
 /**
  * Import › Anki Import (issue 17): choose an .apkg/.colpkg, read it in the browser with the core
  * reader, review what it holds (multiple choice, flashcards, skipped notes with the reason, problems
- * by note), choose part, year, public and "Keep my Anki progress", then the file import's duplicate
+ * by note), choose part, year, who sees the questions and "Keep my Anki progress", then the file import's duplicate
  * check and its one commit; the deck's images are uploaded just before the commit.
  */
 export function AnkiImport() {
   const [flow, setFlow] = useState<Flow>({ phase: "upload" });
   const [part, setPart] = useState<Part>("1");
   const [year, setYear] = useState(defaultYear);
-  const [isPublic, setIsPublic] = useState(false);
+  const visibility = useVisibilityChoice();
   const [keepProgress, setKeepProgress] = useState(false);
   // The user's category for each tag they changed (lower case → category); the rule for the rest.
   const [tagChoices, setTagChoices] = useState<ReadonlyMap<string, string>>(new Map());
@@ -100,6 +106,8 @@ export function AnkiImport() {
 
   const startImport = async (deck: Loaded) => {
     clear();
+    const level = visibility.check();
+    if (!level) return;
     const reader = await loadReader();
     try {
       // Part and year are the drafts' own: the deck is converted again if they changed.
@@ -108,7 +116,7 @@ export function AnkiImport() {
           ? deck.plan
           : reader.planDeck(deck.pkg, { part, year, tagCategories: tagChoices });
       const checkItems = plan.drafts.map((d, i) => reader.ankiCheckItem(d, plan.views[i]!));
-      setFlow({ phase: "detect", deck, plan, checkItems, isPublic, keepProgress });
+      setFlow({ phase: "detect", deck, plan, checkItems, visibility: level, keepProgress });
     } catch (error) {
       show("error", error instanceof ImportError ? error.message : "Failed to prepare the import");
     }
@@ -135,11 +143,10 @@ export function AnkiImport() {
           deck={flow.deck}
           part={part}
           year={year}
-          isPublic={isPublic}
+          visibility={visibility.state}
           keepProgress={keepProgress}
           onPart={setPart}
           onYear={setYear}
-          onPublic={setIsPublic}
           onKeepProgress={setKeepProgress}
           onTagCategory={(tag, category) => void chooseTagCategory(flow.deck, tag, category)}
           onBack={() => {
@@ -181,7 +188,7 @@ function DeckDetection({
   onCancel: () => void;
   onComplete: (summary: CommitSummary) => void;
 }) {
-  const { plan, deck, checkItems, isPublic, keepProgress } = flow;
+  const { plan, deck, checkItems, visibility, keepProgress } = flow;
   const prepare = useCallback(
     async (
       duplicates: readonly DuplicateItem[],
@@ -193,15 +200,16 @@ function DeckDetection({
         upload: (data) => upload({ data }),
         keepProgress,
       });
-      return { items, isPublic, ...(keepProgress ? { keepProgress: true } : {}) };
+      return { items, ...(keepProgress ? { keepProgress: true } : {}) };
     },
-    [plan, deck, upload, isPublic, keepProgress],
+    [plan, deck, upload, keepProgress],
   );
   return (
     <DuplicateDetection
       questions={plan.views}
       checkItems={checkItems}
       prepare={prepare}
+      visibility={visibility}
       onCancel={onCancel}
       onComplete={onComplete}
     />
@@ -265,11 +273,10 @@ interface DeckReviewProps {
   deck: Loaded;
   part: Part;
   year: number;
-  isPublic: boolean;
+  visibility: VisibilityChoiceState;
   keepProgress: boolean;
   onPart: (part: Part) => void;
   onYear: (year: number) => void;
-  onPublic: (value: boolean) => void;
   onKeepProgress: (value: boolean) => void;
   onTagCategory: (tag: string, category: string) => void;
   onBack: () => void;
@@ -282,18 +289,16 @@ function DeckReview({
   deck,
   part,
   year,
-  isPublic,
+  visibility,
   keepProgress,
   onPart,
   onYear,
-  onPublic,
   onKeepProgress,
   onTagCategory,
   onBack,
   onImport,
 }: DeckReviewProps) {
   const { plan } = deck;
-  const publicId = useId();
   const progressId = useId();
   const studied = plan.drafts.filter((d) => d.progress !== null).length;
   const stats: [string, number][] = [
@@ -326,16 +331,7 @@ function DeckReview({
           onPartChange={onPart}
           onYearChange={onYear}
         />
-        <div className="flex items-start gap-2">
-          <Checkbox
-            id={publicId}
-            checked={isPublic}
-            onCheckedChange={(v) => onPublic(v === true)}
-          />
-          <label htmlFor={publicId} className="text-sm">
-            Share these questions with everyone (public)
-          </label>
-        </div>
+        <VisibilityChoice state={visibility} />
         <div className="flex items-start gap-2">
           <Checkbox
             id={progressId}

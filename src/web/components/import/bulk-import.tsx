@@ -1,12 +1,18 @@
 import { useState } from "react";
 import type { ImportSettings, ParseRowsResult } from "@/core/import/types";
+import type { VisibilityRequest } from "@/web/components/questions/visibility-draft";
 import { DuplicateDetection, type CommitSummary } from "./duplicate-detection";
 import { ImportComplete } from "./import-complete";
 import { ImportWizard } from "./import-wizard";
 
 type Flow =
   | { phase: "upload" }
-  | { phase: "detect"; parsed: ParseRowsResult; settings: ImportSettings }
+  | {
+      phase: "detect";
+      parsed: ParseRowsResult;
+      settings: ImportSettings;
+      visibility: VisibilityRequest;
+    }
   | { phase: "complete"; parsed: ParseRowsResult; summary: CommitSummary };
 
 /**
@@ -25,13 +31,16 @@ export function BulkImport() {
           <ImportWizard
             key={wizardKey}
             importing={flow.phase === "detect"}
-            onImport={(parsed, settings) => setFlow({ phase: "detect", parsed, settings })}
+            onImport={(parsed, settings, visibility) =>
+              setFlow({ phase: "detect", parsed, settings, visibility })
+            }
           />
         </div>
       )}
       {flow.phase === "detect" && (
         <DuplicateDetection
           questions={flow.parsed.questions}
+          visibility={flow.visibility}
           onCancel={() => setFlow({ phase: "upload" })}
           onComplete={(summary) => setFlow({ phase: "complete", parsed: flow.parsed, summary })}
         />

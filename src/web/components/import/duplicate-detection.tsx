@@ -20,6 +20,7 @@ import {
   type Resolution,
 } from "@/core/import/plan";
 import { ImportError } from "@/core/import/errors";
+import type { VisibilityRequest } from "@/web/components/questions/visibility-draft";
 
 export interface CommitSummary {
   total: number;
@@ -38,9 +39,8 @@ type Stage =
   | { kind: "saveFailed"; retry: () => void };
 
 /** What imports.commit is sent: a file's rows or a deck's drafts, and the deck's options. */
-export interface CommitInput {
+export interface CommitInput extends VisibilityRequest {
   items: CommitItem<unknown>[];
-  isPublic?: boolean;
   keepProgress?: boolean;
 }
 
@@ -48,6 +48,8 @@ interface DuplicateDetectionProps {
   questions: readonly ParsedQuestion[];
   onCancel: () => void;
   onComplete: (summary: CommitSummary) => void;
+  /** Who sees the created questions (docs/product/visibility.md), chosen before the import. */
+  visibility: VisibilityRequest;
   /** What the check is sent for each question; a file's rows by default. */
   checkItems?: readonly object[];
   /**
@@ -75,6 +77,7 @@ export function DuplicateDetection({
   questions,
   onCancel,
   onComplete,
+  visibility,
   checkItems,
   prepare,
 }: DuplicateDetectionProps) {
@@ -92,6 +95,8 @@ export function DuplicateDetection({
   completeRef.current = onComplete;
   const commitRef = useRef(commit.mutateAsync);
   commitRef.current = commit.mutateAsync;
+  const visibilityRef = useRef(visibility);
+  visibilityRef.current = visibility;
 
   const save = useCallback(
     async (duplicates: readonly DuplicateItem[], resolutions: ReadonlyMap<number, Resolution>) => {
@@ -109,7 +114,10 @@ export function DuplicateDetection({
       }
       setStage({ kind: "saving" });
       try {
-        const input = prepare ? await prepare(duplicates, resolutions) : { items };
+        const input = {
+          ...(prepare ? await prepare(duplicates, resolutions) : { items }),
+          ...visibilityRef.current,
+        };
         const result = await commitRef.current(input as Parameters<typeof commitRef.current>[0]);
         if (!result) throw new Error("");
         // The bank, the due list and the stats all changed.

@@ -10,6 +10,8 @@ import {
 import type { ImportSettings, ParseRowsResult, RowError } from "@/core/import/types";
 import { checkUpload } from "@/core/import/zip-guard";
 import { useBanner } from "@/web/components/ui/alert";
+import { useVisibilityChoice } from "@/web/components/questions/visibility-choice";
+import type { VisibilityRequest } from "@/web/components/questions/visibility-draft";
 import { ConfigureStep, type LoadedSheet } from "./configure-step";
 import { splitImportable } from "@/core/import/plan";
 import { defaultYear } from "./question-fields";
@@ -24,7 +26,11 @@ interface WizardFile extends LoadedSheet {
 
 interface ImportWizardProps {
   /** Step 3's Import Questions: hands the parsed questions to the page flow. */
-  onImport: (result: ParseRowsResult, settings: ImportSettings) => void;
+  onImport: (
+    result: ParseRowsResult,
+    settings: ImportSettings,
+    visibility: VisibilityRequest,
+  ) => void;
   /** True while the page flow is busy with what `onImport` started. */
   importing: boolean;
 }
@@ -60,6 +66,7 @@ export function ImportWizard({ onImport, importing }: ImportWizardProps) {
   );
   const [labels, setLabels] = useState<string[]>([]);
   const [parsed, setParsed] = useState<ParseRowsResult | null>(null);
+  const visibility = useVisibilityChoice();
 
   const failure = (error: unknown, fallback: string) =>
     error instanceof ImportError ? error.message : fallback;
@@ -192,7 +199,11 @@ export function ImportWizard({ onImport, importing }: ImportWizardProps) {
             clear();
             setStep(2);
           }}
-          onImport={() => onImport(parsed, settings)}
+          visibility={visibility.state}
+          onImport={() => {
+            const level = visibility.check();
+            if (level) onImport(parsed, settings, level);
+          }}
           importing={importing}
         />
       )}

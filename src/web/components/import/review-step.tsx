@@ -4,6 +4,10 @@ import type { ImportSettings, ParsedQuestion, RowError } from "@/core/import/typ
 import { Badge } from "@/web/components/ui/badge";
 import { Button } from "@/web/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "@/web/components/ui/card";
+import {
+  VisibilityChoice,
+  type VisibilityChoiceState,
+} from "@/web/components/questions/visibility-choice";
 import { AnswerBadge, OptionList } from "./question-fields";
 
 interface ReviewStepProps {
@@ -14,6 +18,8 @@ interface ReviewStepProps {
   warnings: readonly RowError[];
   skipped: number;
   settings: ImportSettings;
+  /** Who sees the imported questions. */
+  visibility: VisibilityChoiceState;
   onBack: () => void;
   onImport: () => void;
   importing: boolean;
@@ -26,6 +32,7 @@ export function ReviewStep({
   warnings,
   skipped,
   settings,
+  visibility,
   onBack,
   onImport,
   importing,
@@ -70,6 +77,8 @@ export function ReviewStep({
 
       {errors.length > 0 && <RowNoteList kind="errors" notes={errors} />}
       {warnings.length > 0 && <RowNoteList kind="warnings" notes={warnings} />}
+
+      <VisibilityChoice state={visibility} />
 
       <Card className="gap-3 py-4">
         <CardHeader>

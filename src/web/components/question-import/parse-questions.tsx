@@ -4,6 +4,10 @@ import { useState } from "react";
 import type { ParsedQuestion, Part } from "@/core/import/types";
 import { defaultYear } from "@/web/components/import/question-fields";
 import { useBanner } from "@/web/components/ui/alert";
+import {
+  VisibilityChoice,
+  useVisibilityChoice,
+} from "@/web/components/questions/visibility-choice";
 import { Button } from "@/web/components/ui/button";
 import { useConfirm } from "@/web/components/ui/dialog";
 import { errorMessage, trpc } from "@/web/lib/trpc";
@@ -27,6 +31,7 @@ export function ParseQuestions() {
 
   const aiProcess = trpc.ai.process.useMutation();
   const bulkCreate = trpc.questions.bulkCreate.useMutation();
+  const visibility = useVisibilityChoice();
   const utils = trpc.useUtils();
   const storedKey = useStoredAnswerKey();
 
@@ -101,8 +106,15 @@ export function ParseQuestions() {
 
   const save = async () => {
     clear();
+    const level = visibility.check();
+    if (!level) return;
     try {
-      const saved = await bulkCreate.mutateAsync({ questions: saveItems(questions), part, year });
+      const saved = await bulkCreate.mutateAsync({
+        questions: saveItems(questions),
+        part,
+        year,
+        ...level,
+      });
       void utils.invalidate();
       setSavedCount(saved.length);
       setStep("complete");
@@ -164,6 +176,7 @@ export function ParseQuestions() {
               />
             ))}
           </ol>
+          <VisibilityChoice state={visibility.state} />
           <StickyActions>
             <Button
               variant="outline"

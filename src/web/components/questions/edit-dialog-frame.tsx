@@ -2,7 +2,6 @@ import { Trash2 } from "lucide-react";
 import type { ReactNode } from "react";
 import { Alert } from "@/web/components/ui/alert";
 import { Button } from "@/web/components/ui/button";
-import { Checkbox } from "@/web/components/ui/checkbox";
 import {
   Dialog,
   DialogContent,
@@ -11,12 +10,12 @@ import {
   DialogHeader,
   DialogTitle,
 } from "@/web/components/ui/dialog";
-import { Label } from "@/web/components/ui/label";
 import type { EditDialogState } from "./use-edit-dialog";
+import { VisibilityChoice } from "./visibility-choice";
 
 /**
  * What every question editor shares (multiple choice and flashcard): the modal that cannot be closed
- * while saving, the title, the form, and at its end the Public switch, the save result, and
+ * while saving, the title, the form, and at its end who may see it (private, program or public), the save result, and
  * Delete / Cancel / Create-or-Save.
  */
 export function EditDialogFrame({
@@ -50,14 +49,7 @@ export function EditDialogFrame({
         >
           {children}
 
-          <div className="flex min-h-11 items-center gap-3">
-            <Checkbox
-              id={`${id}-public`}
-              checked={dialog.isPublic}
-              onCheckedChange={(v) => dialog.setPublic(v === true)}
-            />
-            <Label htmlFor={`${id}-public`}>Public (visible to all users)</Label>
-          </div>
+          <VisibilityChoice state={dialog.visibility} legend="Who can see this question" />
 
           {dialog.message && (
             <Alert

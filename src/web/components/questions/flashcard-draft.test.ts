@@ -10,8 +10,8 @@ import {
 
 describe("the flashcard editor's draft", () => {
   it("starts empty and says what is missing, as the server would", () => {
-    const draft = emptyFlashcardDraft(new Date("2025-06-01T00:00:00Z"), true);
-    expect(draft).toMatchObject({ year: 2025, part: "1", isPublic: true });
+    const draft = emptyFlashcardDraft(new Date("2025-06-01T00:00:00Z"));
+    expect(draft).toMatchObject({ year: 2025, part: "1" });
     expect(flashcardDraftError(draft)).toBe(FLASHCARD_MESSAGES.FRONT_REQUIRED);
     expect(flashcardDraftError({ ...draft, front: "<b>x</b>" })).toBe(
       FLASHCARD_MESSAGES.BACK_REQUIRED,
@@ -27,7 +27,6 @@ describe("the flashcard editor's draft", () => {
       part: "2",
       year: 2023,
       source: "Deck",
-      isPublic: false,
     };
     expect(flashcardPayload(flashcardDraftFrom(stored))).toEqual({
       front: "<b>F</b>",
@@ -36,7 +35,6 @@ describe("the flashcard editor's draft", () => {
       part: "2",
       year: 2023,
       source: "Deck",
-      isPublic: false,
     });
   });
 });

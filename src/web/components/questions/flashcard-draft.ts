@@ -9,7 +9,6 @@ export interface FlashcardDraft {
   part: "1" | "2";
   year: number;
   source: string;
-  isPublic: boolean;
 }
 
 /** What the editor needs from a stored flashcard (question JSON: `text` is the front). */
@@ -20,12 +19,11 @@ export interface EditableFlashcard {
   part: string;
   year: number;
   source: string;
-  isPublic: boolean;
 }
 
 export { isFlashcard } from "./question-kind";
 
-export function emptyFlashcardDraft(now: Date, isPublic: boolean): FlashcardDraft {
+export function emptyFlashcardDraft(now: Date): FlashcardDraft {
   return {
     front: "",
     back: "",
@@ -33,7 +31,6 @@ export function emptyFlashcardDraft(now: Date, isPublic: boolean): FlashcardDraf
     part: "1",
     year: now.getFullYear(),
     source: "",
-    isPublic,
   };
 }
 
@@ -45,7 +42,6 @@ export function flashcardDraftFrom(q: EditableFlashcard): FlashcardDraft {
     part: q.part === "2" ? "2" : "1",
     year: q.year,
     source: q.source,
-    isPublic: q.isPublic,
   };
 }
 

@@ -60,9 +60,7 @@ export function FlashcardFormDialog({
     ...props,
     question: flashcard,
     initialDraft: () =>
-      flashcard
-        ? flashcardDraftFrom(flashcard)
-        : emptyFlashcardDraft(new Date(), props.defaultPublic),
+      flashcard ? flashcardDraftFrom(flashcard) : emptyFlashcardDraft(new Date()),
     problem: flashcardDraftError,
     payload: flashcardPayload,
     text: FLASHCARD_FORM_TEXT,

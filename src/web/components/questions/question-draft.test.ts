@@ -13,7 +13,7 @@ import {
 const now = new Date(2026, 5, 1);
 
 function filled() {
-  const d = emptyDraft(now, false);
+  const d = emptyDraft(now);
   return {
     ...d,
     text: "Which drug?",
@@ -22,9 +22,9 @@ function filled() {
 }
 
 describe("question draft", () => {
-  it("starts empty with this year, Part 1 and the given public default", () => {
-    const d = emptyDraft(now, true);
-    expect(d).toMatchObject({ part: "1", year: 2026, questionType: "standard", isPublic: true });
+  it("starts empty with this year and Part 1", () => {
+    const d = emptyDraft(now);
+    expect(d).toMatchObject({ part: "1", year: 2026, questionType: "standard" });
     expect(draftError(d)).toBe("Question text is required");
   });
 
@@ -86,7 +86,6 @@ describe("question draft", () => {
       correctAnswer: "B",
       correctAnswers: ["B"],
       explanation: "",
-      isPublic: true,
     });
     expect(again).toMatchObject({ part: "2", year: 2022, number: "12", correctAnswer: "B" });
     expect(again.options.O).toBe("");

@@ -32,7 +32,6 @@ export interface QuestionDraft {
   correctAnswer: string;
   correctAnswers: string[];
   explanation: string;
-  isPublic: boolean;
 }
 
 /** What the form needs from a stored question (the Question JSON in docs/product/data.md). */
@@ -49,7 +48,6 @@ export interface EditableQuestion {
   correctAnswer: string;
   correctAnswers: string[];
   explanation: string;
-  isPublic: boolean;
 }
 
 function allLetters(options: Record<string, string> = {}): Record<OptionLetter, string> {
@@ -62,8 +60,8 @@ function allLetters(options: Record<string, string> = {}): Record<OptionLetter, 
 export const asType = (value: string): QuestionType =>
   value === "fourOptions" || value === "multipleCorrect" ? value : "standard";
 
-/** An empty form for 'New Question': this year, Part 1, public as the user's Public Profile says. */
-export function emptyDraft(now: Date, isPublic: boolean): QuestionDraft {
+/** An empty form for 'New Question': this year, Part 1 (its visibility is the dialog's choice). */
+export function emptyDraft(now: Date): QuestionDraft {
   return {
     part: "1",
     year: yearChoices(now)[0] ?? now.getFullYear(),
@@ -77,7 +75,6 @@ export function emptyDraft(now: Date, isPublic: boolean): QuestionDraft {
     correctAnswer: "",
     correctAnswers: [],
     explanation: "",
-    isPublic,
   };
 }
 
@@ -95,7 +92,6 @@ export function draftFromQuestion(q: EditableQuestion): QuestionDraft {
     correctAnswer: q.correctAnswer,
     correctAnswers: [...q.correctAnswers],
     explanation: q.explanation,
-    isPublic: q.isPublic,
   };
 }
 
@@ -161,7 +157,6 @@ export function draftToPayload(draft: QuestionDraft): TQuestionInputPayload {
     part: draft.part,
     year: draft.year,
     number: draft.number,
-    isPublic: draft.isPublic,
   };
 }
 

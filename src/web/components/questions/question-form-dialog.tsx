@@ -67,8 +67,7 @@ export function QuestionFormDialog({
   const { id, draft, setDraft, set, dialog } = useEditDialog({
     ...props,
     question,
-    initialDraft: () =>
-      question ? draftFromQuestion(question) : emptyDraft(new Date(), props.defaultPublic),
+    initialDraft: () => (question ? draftFromQuestion(question) : emptyDraft(new Date())),
     problem: draftError,
     payload: draftToPayload,
     text: QUESTION_FORM_TEXT,

@@ -3,6 +3,8 @@ import { SUCCESS_CLOSE_DELAY_MS } from "@/core/constants";
 import { useConfirm } from "@/web/components/ui/dialog";
 import { errorMessage, trpc, type RouterInputs } from "@/web/lib/trpc";
 import type { QuestionJson } from "./question-kind";
+import { useVisibilityChoice, type VisibilityChoiceState } from "./visibility-choice";
+import type { VisibilityRequest } from "./visibility-draft";
 
 /** The words of an edit dialog: one set for questions, one for flashcards. */
 export interface EditDialogText {
@@ -22,8 +24,6 @@ export interface EditDialogText {
 export interface EditDialogProps {
   open: boolean;
   onOpenChange: (open: boolean) => void;
-  /** Public Profile: the default of the public checkbox for a new question. */
-  defaultPublic: boolean;
   /** After the success message has shown for 1.5 s (docs/product/states.md): the parent refreshes and the form closes. */
   onSaved: (question: QuestionJson) => void;
   onDeleted?: (id: string) => void;
@@ -42,8 +42,8 @@ export interface EditDialogState {
   save: () => void;
   deleteQuestion: () => void;
   confirmDialog: ReactNode;
-  isPublic: boolean;
-  setPublic: (isPublic: boolean) => void;
+  /** Private / program / public (docs/product/visibility.md). */
+  visibility: VisibilityChoiceState;
   saving: boolean;
   deleting: boolean;
   busy: boolean;
@@ -54,7 +54,7 @@ export interface EditDialogState {
  * found before sending, or the server's words, shows in the dialog; success shows for 1.5 s, then the
  * parent refreshes and the dialog closes; delete asks first.
  */
-export function useEditDialog<D extends { isPublic: boolean }, P extends UpdateData>(
+export function useEditDialog<D, P extends UpdateData>(
   opts: EditDialogProps & {
     question: QuestionJson | null;
     /** The form's state for `question`, or the empty form for a new one. */
@@ -77,6 +77,7 @@ export function useEditDialog<D extends { isPublic: boolean }, P extends UpdateD
   const { confirm, dialog: confirmDialog } = useConfirm();
   const id = useId();
   const isNew = question === null;
+  const visibility = useVisibilityChoice(question?.visibility);
 
   useEffect(() => () => window.clearTimeout(timer.current), []);
 
@@ -89,7 +90,9 @@ export function useEditDialog<D extends { isPublic: boolean }, P extends UpdateD
       setMessage({ type: "error", text: problem });
       return;
     }
-    const payload = opts.payload(draft);
+    const level = visibility.check();
+    if (!level) return;
+    const payload: P & VisibilityRequest = { ...opts.payload(draft), ...level };
     try {
       const result = isNew
         ? await create(payload)
@@ -136,8 +139,7 @@ export function useEditDialog<D extends { isPublic: boolean }, P extends UpdateD
     save: () => void save(),
     deleteQuestion: () => void deleteQuestion(),
     confirmDialog,
-    isPublic: draft.isPublic,
-    setPublic: (isPublic) => setDraft((d) => ({ ...d, isPublic })),
+    visibility: visibility.state,
     saving: opts.creating || update.isPending,
     deleting: remove.isPending,
     busy: opts.creating || update.isPending || remove.isPending || saved,
