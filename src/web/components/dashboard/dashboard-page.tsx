@@ -1,4 +1,5 @@
 import { Link } from "@tanstack/react-router";
+import { DayCounts } from "@/web/components/study/day-plan";
 import { BookOpen, Camera, ClipboardList, FileUp, Layers, Star, Clock } from "lucide-react";
 import type { ReactNode } from "react";
 import { OpenAssignmentsCard } from "@/web/components/assignments/open-assignments-card";
@@ -151,7 +152,8 @@ export function DashboardPage() {
                   : `${s.dueCount} questions are due for review.`}
               </CardDescription>
             </CardHeader>
-            <CardContent>
+            <CardContent className="space-y-3">
+              <DayCounts />
               <Button asChild className="w-full">
                 <Link to="/study">
                   <BookOpen aria-hidden="true" />
