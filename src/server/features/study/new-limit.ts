@@ -16,7 +16,7 @@ export type DailyUser = Pick<
 >;
 
 /**
- * The exam plan's pace per user and study day (decision 376): it counts the plan's unseen bank, so it
+ * The exam plan's pace per user and study day (decision 379): it counts the plan's unseen bank, so it
  * is worked out once a day (or when the date or the limits change), never on every due page.
  */
 const paceOfTheDay = new LRUCache<string, number>({ max: 20_000 });
