@@ -210,3 +210,30 @@ describe("study.plan", () => {
     expect(plan.pace.coveringExamDate).toBe("2026-03-17");
   });
 });
+
+describe("the day's new-question limit with an exam date", () => {
+  /** A caller with the user's row as a request reads it now (a session lookup after a change). */
+  async function fresh(u: TestUser) {
+    const [row] = await h.db.db.select().from(users).where(eq(users.id, u.user.id));
+    return h.callerFor(row!, { now: () => NOW });
+  }
+
+  it("rises from the resident's own limit to the plan's pace, and falls back without a date", async () => {
+    const u = await fsrsUser({ newPerDay: 2, maxNewPerDay: 40 });
+    for (let i = 0; i < 120; i++) {
+      await addQuestion(h.db.db, u.user.id, { category: "Neuroscience", text: `Pace ${i}` });
+    }
+    expect((await (await fresh(u)).study.due({ limit: 100 })).newCount).toBe(2);
+
+    // 37 days out: 30 days to introduce the bank before the week of review.
+    await u.caller.study.setPlan({ examDate: "2026-04-08" });
+    const caller = await fresh(u);
+    const plan = await caller.study.plan();
+    expect(plan.pace.perDay).toBeGreaterThan(2);
+    expect(plan.pace.perDay).toBeLessThanOrEqual(40);
+    expect((await caller.study.due({ limit: 100 })).newCount).toBe(plan.pace.perDay);
+
+    await u.caller.study.setPlan({ examDate: null });
+    expect((await (await fresh(u)).study.due({ limit: 100 })).newCount).toBe(2);
+  });
+});
