@@ -237,7 +237,13 @@ export async function studyIncorrect(
       });
       const lapsed = answerStateAfter(before, false, now, settings);
       // Due today, as the resident asked to study it now, not after the lapse's own interval.
-      await saveState(tx, { userId, questionId: question.id }, { ...lapsed, dueAt: now }, null, now);
+      await saveState(
+        tx,
+        { userId, questionId: question.id },
+        { ...lapsed, dueAt: now },
+        null,
+        now,
+      );
       added.push(question.id);
     }
     return { added: added.length, questionIds: added };
