@@ -207,6 +207,15 @@ const importItem = (targetId: string) => ({
 });
 
 const flashcards = { privateQ: fresh.privateCard, publicQ: fresh.publicCard };
+/** Issue 36 item 4: questions of the owner's edited once, so that version 1 can be restored. */
+const editedOnce = async (id: string) => {
+  await owner.caller.questions.update({ id, data: { correctAnswer: "C" } });
+  return id;
+};
+const edited = {
+  privateQ: async () => editedOnce(await fresh.privateQ()),
+  publicQ: async () => editedOnce(await fresh.publicQ()),
+};
 
 /** Procedures taking an object id list their cases. */
 const objectAccess = (...cases: ObjectCase[]): Access => ({ kind: "object", cases });
@@ -308,6 +317,16 @@ const PROCEDURES: Record<string, Access> = {
   // An item with an `_id` replaces that question.
   "questions.bulkCreate": objectAccess(
     ...onQuestions((id) => ({ questions: [bulkItem(id)] }), "NOT_FOUND", "FORBIDDEN"),
+  ),
+  // Issue 36 item 4: the owner's; admins read a public question's history but never restore.
+  // Directors and residents of the question's program: features/history/history.test.ts.
+  "questions.history": objectAccess(
+    ...onQuestions((id) => ({ id }), "NOT_FOUND", "FORBIDDEN").map((c) =>
+      c.label === "public" ? { ...c, admin: "OK" as const } : c,
+    ),
+  ),
+  "questions.restoreVersion": objectAccess(
+    ...onQuestions((id) => ({ id, version: 1 }), "NOT_FOUND", "FORBIDDEN", edited),
   ),
   "study.due": { kind: "caller" },
   "study.startSession": { kind: "caller" },
@@ -787,6 +806,18 @@ const REST_OBJECT: Record<string, RestCase[]> = {
     })),
   ],
   "DELETE /api/questions/:id": restOnQuestions((id) => ({ url: `/api/questions/${id}` }), 404, 403),
+  // Issue 36 item 4: admins read a public question's history but never restore.
+  "GET /api/questions/:id/history": restOnQuestions(
+    (id) => ({ url: `/api/questions/${id}/history` }),
+    404,
+    403,
+  ).map((c) => (c.label === "public" ? { ...c, admin: 200 } : c)),
+  "POST /api/questions/:id/history/:version/restore": restOnQuestions(
+    (id) => ({ url: `/api/questions/${id}/history/1/restore`, payload: {} }),
+    404,
+    403,
+    edited,
+  ),
   "PATCH /api/questions/:id/study": restOnQuestions(
     (id) => ({ url: `/api/questions/${id}/study`, payload: { difficulty: 1 } }),
     404,
@@ -997,6 +1028,7 @@ describe("every REST route", () => {
       .replace(":code", "ABCDEFGH")
       .replace(":sha256", "0".repeat(64))
       .replace(":userId", "00000000-0000-4000-8000-000000000001")
+      .replace(":version", "1")
       .replace(":id", "00000000-0000-4000-8000-000000000000");
   const apiRoutes = async () =>
     (await h.app()).routeTable.filter(

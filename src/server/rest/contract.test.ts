@@ -188,6 +188,13 @@ const EXAMPLES: Record<string, () => Promise<Example>> = {
     params: { id: questionId },
     body: { difficulty: 1 },
   }),
+  // Issue 36 item 4: a question edited once has two versions; restoring the first makes a third.
+  "GET /api/questions/:id/history": async () => ({ params: { id: questionId } }),
+  "POST /api/questions/:id/history/:version/restore": async () => {
+    const id = (await ok("POST", "/api/questions", member.token, validQuestion()))._id;
+    await ok("PUT", `/api/questions/${id}`, member.token, { correctAnswer: "C" });
+    return { params: { id, version: "1" }, body: {} };
+  },
   "POST /api/study/sync": async () => ({
     body: {
       reviews: [
@@ -499,6 +506,7 @@ const ANY_PARAMS = {
   code: "ABCDEFGH",
   sha256: "0".repeat(64),
   userId: "00000000-0000-4000-8000-000000000001",
+  version: "1",
 };
 
 function expectFailureBody(call: RestCall, body: unknown) {

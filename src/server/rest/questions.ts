@@ -10,6 +10,7 @@ import {
   ZSearchQuestionsRequest,
   ZUpdateQuestionRequest,
 } from "../features/questions/questions.types";
+import { ZRestoreVersionRequest } from "../features/history/history.types";
 import { bodyInput, fieldsInput, type RestFields } from "./input";
 import type { RestRegistrar } from "./route";
 
@@ -105,5 +106,17 @@ export const registerQuestionRoutes: RestRegistrar = (route) => {
   );
   route("DELETE", "/api/questions/:id", (caller, req) =>
     caller.questions.delete({ id: idParam(req) }),
+  );
+  // Issue 36 item 4: the edit history and the restore of a version.
+  route("GET", "/api/questions/:id/history", (caller, req) =>
+    caller.questions.history({ id: idParam(req) }),
+  );
+  route("POST", "/api/questions/:id/history/:version/restore", (caller, req) =>
+    caller.questions.restoreVersion(
+      fieldsInput(ZRestoreVersionRequest, {
+        id: idParam(req),
+        version: (req.params as { version: string }).version,
+      }),
+    ),
   );
 };

@@ -4,6 +4,7 @@ import { parseAnswerKey } from "../../../core/parsing";
 import type { Db } from "../../db/client";
 import { answerKeys, questions, type AnswerKeyRow } from "../../db/schema";
 import { badRequest, notFound } from "../../errors";
+import { markEditor } from "../history/mark-editor";
 import {
   ANSWER_KEY_MAX_ITEMS,
   ANSWER_KEY_MESSAGES,
@@ -129,6 +130,7 @@ export async function applyAnswerKey(
   if (!key) throw notFound(ANSWER_KEY_MESSAGES.NOT_FOUND);
   const numbers = Object.keys(key.answers).map(Number);
   return db.transaction(async (tx) => {
+    await markEditor(tx, userId, { at: now });
     const rows = await tx
       .select({
         id: questions.id,

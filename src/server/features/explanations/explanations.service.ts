@@ -3,6 +3,7 @@ import { eq } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { questions } from "../../db/schema";
 import { AppError, forbidden } from "../../errors";
+import { markEditor } from "../history/mark-editor";
 import type { QuestionJson } from "../questions/question-json";
 import { questionJsonFor, requireVisibleQuestion } from "../questions/question-access";
 import { SlidingWindowLimiter } from "./rate-limit";
@@ -96,11 +97,15 @@ export async function saveExplanation(
 ): Promise<{ message: string; question: QuestionJson }> {
   const row = await requireVisibleQuestion(db, userId, input.questionId);
   if (row.creatorId !== userId) throw forbidden(EXPLANATION_MESSAGES.CREATOR_ONLY);
-  const [updated] = await db
-    .update(questions)
-    .set({ generatedExplanation: normaliseExplanation(input.explanation), updatedAt: now })
-    .where(eq(questions.id, row.id))
-    .returning();
+  // A saved explanation is the owner's content, kept in the question's history (decision 386).
+  const [updated] = await db.transaction(async (tx) => {
+    await markEditor(tx, userId, { at: now });
+    return tx
+      .update(questions)
+      .set({ generatedExplanation: normaliseExplanation(input.explanation), updatedAt: now })
+      .where(eq(questions.id, row.id))
+      .returning();
+  });
   const [question] = await questionJsonFor(db, userId, [updated!]);
   return { message: EXPLANATION_MESSAGES.SAVED, question: question! };
 }

@@ -16,6 +16,7 @@ import { studyStateFromAnki } from "../../../core/import/anki/progress";
 import type { Db } from "../../db/client";
 import { questionMedia, questions, type NewQuestionRow } from "../../db/schema";
 import { badRequest, forbidden, notFound } from "../../errors";
+import { markEditor } from "../history/mark-editor";
 import { storedHashes } from "../media/media.service";
 import { questionJsonById } from "../questions/question-access";
 import { questionColumns, visibleTo } from "../questions/question-json";
@@ -124,6 +125,7 @@ export async function commitImport(
 
   let progressKept = 0;
   const savedIds = await db.transaction(async (tx) => {
+    await markEditor(tx, userId, { at: now });
     const order: (string | null)[] = new Array<string | null>(items.length).fill(null);
     /** Question id → the images it shows from now on (created, or merged with new content). */
     const newImages = new Map<string, string[]>();

@@ -67,6 +67,6 @@ export const assignmentsRouter = router({
   reserve: directorProcedure
     .input(ZReserveQuestions)
     .mutation(({ ctx, input }) =>
-      reserveQuestions(ctx.db, { membership: ctx.membership, ...input }),
+      reserveQuestions(ctx.db, { membership: ctx.membership, userId: ctx.user.id, ...input }),
     ),
 });

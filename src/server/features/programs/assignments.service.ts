@@ -27,6 +27,7 @@ import {
   type ProgramAssignmentRow,
 } from "../../db/schema";
 import { badRequest, notFound } from "../../errors";
+import { markEditor } from "../history/mark-editor";
 import { eligiblePool, newSeed, settingsFilter } from "../exams/exam-create.service";
 import type { ExamView } from "../exams/exams.service";
 import { insertMockExam, joinMock } from "../exams/mock-exams.service";
@@ -456,10 +457,17 @@ export async function openAssignments(
  */
 export async function reserveQuestions(
   db: Db,
-  opts: { membership: Membership; questionIds: string[]; reserved: boolean },
+  opts: {
+    membership: Membership;
+    questionIds: string[];
+    reserved: boolean;
+    /** The director, named in the versions the change records (decision 385). */
+    userId?: string;
+  },
 ): Promise<{ updated: number; reserved: boolean }> {
   const ids = [...new Set(opts.questionIds)];
   return db.transaction(async (tx) => {
+    await markEditor(tx, opts.userId ?? null);
     const rows = await tx
       .update(questions)
       .set({ reserved: opts.reserved })

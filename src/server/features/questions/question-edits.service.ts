@@ -22,6 +22,7 @@ import type { QuestionVisibility } from "../../../core/visibility";
 import type { Db } from "../../db/client";
 import { questions, users, type NewQuestionRow } from "../../db/schema";
 import { badRequest, forbidden, notFound } from "../../errors";
+import { markEditor } from "../history/mark-editor";
 import { setQuestionMedia } from "../media/media.service";
 import { loadQuestionsJson } from "./question-access";
 import {
@@ -78,7 +79,7 @@ export async function getQuestion(db: Db, viewerId: string, id: string): Promise
   return json;
 }
 
-function checkYear(year: number, now: Date, prefix = ""): void {
+export function checkYear(year: number, now: Date, prefix = ""): void {
   const error = yearRangeError(year, now);
   if (error) throw badRequest(prefix + error);
 }
@@ -92,7 +93,7 @@ async function creatorInfo(db: Db, userId: string): Promise<CreatorInfo | null> 
   return row ?? null;
 }
 
-function storedFields(input: TQuestionInput) {
+export function storedFields(input: TQuestionInput) {
   return {
     text: input.text,
     options: input.options,
@@ -135,7 +136,7 @@ export async function createQuestion(
 }
 
 /** What a flashcard sets on its row: front in `text`, no options and no answer key (issue 17). */
-function flashcardFields(input: TFlashcardInput) {
+export function flashcardFields(input: TFlashcardInput) {
   return {
     text: input.front,
     back: input.back,
@@ -153,7 +154,7 @@ function flashcardFields(input: TFlashcardInput) {
 }
 
 /** The images a flashcard shows: those of its front, then those of its back. */
-const flashcardImages = (input: TFlashcardInput) => [
+export const flashcardImages = (input: TFlashcardInput) => [
   ...imageHashes(input.front),
   ...imageHashes(input.back),
 ];
@@ -235,6 +236,7 @@ async function updateFlashcard(
     shareStatement: parsed.data.shareStatement,
   });
   await db.transaction(async (tx) => {
+    await markEditor(tx, userId, { at: now });
     await tx
       .update(questions)
       .set({
@@ -303,14 +305,18 @@ export async function updateQuestion(
     isPublic: given.isPublic,
     shareStatement: parsed.data.shareStatement,
   });
-  await db
-    .update(questions)
-    .set({
-      ...storedFields(parsed.data),
-      ...shared,
-      updatedAt: now,
-    })
-    .where(and(eq(questions.id, row.id), eq(questions.creatorId, userId)));
+  // In a transaction: the version the edit records names its editor (decision 385).
+  await db.transaction(async (tx) => {
+    await markEditor(tx, userId, { at: now });
+    await tx
+      .update(questions)
+      .set({
+        ...storedFields(parsed.data),
+        ...shared,
+        updatedAt: now,
+      })
+      .where(and(eq(questions.id, row.id), eq(questions.creatorId, userId)));
+  });
   return getQuestion(db, userId, row.id);
 }
 
@@ -393,6 +399,7 @@ export async function bulkCreateQuestions(
 ): Promise<QuestionJson[]> {
   const items = validateBulkItems(req, now);
   const ids = await db.transaction(async (tx) => {
+    await markEditor(tx, userId, { at: now });
     const writer = await writerOf(tx, userId);
     // Parsed by ZBulkCreateRequest (the router's input): the output types.
     const level = req.visibility as QuestionVisibility | undefined;

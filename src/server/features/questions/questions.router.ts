@@ -1,6 +1,7 @@
 import { ZQuestionInput } from "../../../core/schemas";
 import { ZFlashcardInput } from "../../../core/schemas/flashcard";
 import { protectedProcedure, router } from "../../trpc/init";
+import { historyProcedures } from "../history/history.router";
 import { categoryStats } from "../stats/category-stats.service";
 import {
   bulkCreateQuestions,
@@ -72,4 +73,7 @@ export const questionsRouter = router({
   bulkCreate: protectedProcedure
     .input(ZBulkCreateRequest)
     .mutation(({ ctx, input }) => bulkCreateQuestions(ctx.db, ctx.user.id, input, ctx.now())),
+
+  /** Issue 36 item 4: `history` and `restoreVersion`. */
+  ...historyProcedures,
 });
