@@ -37,6 +37,11 @@ const QuestionFormDialog = lazy(() =>
     default: m.QuestionFormDialog,
   })),
 );
+const HistoryDialog = lazy(() =>
+  import("@/web/components/questions/history-dialog").then((m) => ({
+    default: m.HistoryDialog,
+  })),
+);
 const FlashcardFormDialog = lazy(() =>
   import("@/web/components/questions/flashcard-form-dialog").then((m) => ({
     default: m.FlashcardFormDialog,
@@ -88,6 +93,14 @@ export function BrowsePage() {
     flashcard: boolean;
   } | null>(null);
   const { show, banner } = useBanner();
+  // Issue 36 item 4: the question whose history is open.
+  const [historyOf, setHistoryOf] = useState<QuestionJson | null>(null);
+  const mine = trpc.programs.mine.useQuery(undefined, { staleTime: 60_000 });
+  /** Who may see a history (decision 388): the owner, the program's directors, admins for public ones. */
+  const maySeeHistory = (q: QuestionJson) =>
+    q.creator === user._id ||
+    (q.visibility === "program" && mine.data?.role === "director") ||
+    (q.isPublic && user.isAdmin);
   // Browse › Leeches (issue 34): Study's link opens it with #leeches.
   const [leechView, setLeechView] = useState(() => window.location.hash === "#leeches");
   const leechCounts = useLeechCounts();
@@ -168,6 +181,7 @@ export function BrowsePage() {
       utils.questions.categories.invalidate(),
       utils.questions.sources.invalidate(),
       utils.questions.categoryStats.invalidate(),
+      utils.questions.history.invalidate(),
     ]);
   };
 
@@ -311,6 +325,7 @@ export function BrowsePage() {
                 due={isDue(question, user._id, now)}
                 leechResidents={leechCounts.get(question._id)}
                 onEdit={() => setEditing({ question, flashcard: isFlashcard(question) })}
+                onHistory={maySeeHistory(question) ? () => setHistoryOf(question) : undefined}
               />
             ))}
           </div>
@@ -329,6 +344,16 @@ export function BrowsePage() {
       )}
 
       <Suspense fallback={null}>
+        {historyOf && (
+          <HistoryDialog
+            key={historyOf._id}
+            questionId={historyOf._id}
+            flashcard={isFlashcard(historyOf)}
+            open
+            onOpenChange={(open) => !open && setHistoryOf(null)}
+            onRestored={() => void refresh()}
+          />
+        )}
         {editing?.flashcard && (
           <FlashcardFormDialog
             key={editing.question?._id ?? "new-flashcard"}

@@ -1,4 +1,4 @@
-import { Check, Pencil } from "lucide-react";
+import { Check, History, Pencil } from "lucide-react";
 import { UNCATEGORIZED } from "@/core/constants";
 import { isFlashcard } from "@/web/components/questions/question-kind";
 import { QuestionImages } from "@/web/components/questions/question-images";
@@ -15,6 +15,11 @@ interface QuestionCardProps {
   own: boolean;
   due: boolean;
   onEdit: () => void;
+  /**
+   * Opens the question's history (issue 36 item 4): given for those who may see it, the owner, a
+   * director for a program question, an admin for a public one (decision 388).
+   */
+  onHistory?: () => void;
   /** For the owner: how many residents found the question a leech (issue 34). */
   leechResidents?: number;
 }
@@ -37,7 +42,14 @@ function shownOptions(options: Record<string, string>): [string, string][] {
  * and back, issue 17). A multiple-choice question is React text: markup typed into it shows as the
  * characters typed. A flashcard's sides are sanitized HTML, shown by RichContent.
  */
-export function QuestionCard({ question, own, due, onEdit, leechResidents }: QuestionCardProps) {
+export function QuestionCard({
+  question,
+  own,
+  due,
+  onEdit,
+  onHistory,
+  leechResidents,
+}: QuestionCardProps) {
   const flashcard = isFlashcard(question);
   const correct = new Set(
     question.correctAnswers.length > 0 ? question.correctAnswers : [question.correctAnswer],
@@ -62,17 +74,31 @@ export function QuestionCard({ question, own, due, onEdit, leechResidents }: Que
               </Badge>
             )}
           </div>
-          {own && (
-            <Button
-              variant="ghost"
-              size="icon"
-              className="-mt-2 -mr-2"
-              aria-label={`Edit ${noun}`}
-              title={`Edit ${noun}`}
-              onClick={onEdit}
-            >
-              <Pencil aria-hidden="true" />
-            </Button>
+          {(own || onHistory) && (
+            <div className="-mt-2 -mr-2 flex shrink-0">
+              {onHistory && (
+                <Button
+                  variant="ghost"
+                  size="icon"
+                  aria-label="History"
+                  title="History"
+                  onClick={onHistory}
+                >
+                  <History aria-hidden="true" />
+                </Button>
+              )}
+              {own && (
+                <Button
+                  variant="ghost"
+                  size="icon"
+                  aria-label={`Edit ${noun}`}
+                  title={`Edit ${noun}`}
+                  onClick={onEdit}
+                >
+                  <Pencil aria-hidden="true" />
+                </Button>
+              )}
+            </div>
           )}
         </div>
         <div className="flex flex-wrap gap-x-3 text-xs text-muted-foreground">
