@@ -180,7 +180,7 @@ function ChangeRow({ change, flashcard }: { change: FieldChange; flashcard: bool
     return (
       <li className="text-sm break-words" data-testid="history-change" data-field={change.field}>
         <span className="font-medium">{change.label}:</span>{" "}
-        <span className="text-muted-foreground line-through decoration-1">{change.before}</span>
+        <span className="text-muted-foreground">{change.before}</span>
         {" → "}
         <span>{change.after}</span>
       </li>
