@@ -3,6 +3,7 @@ import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { questions, questionVersions, reviews, users } from "../../db/schema";
 import { createHarness, type Harness, type TestUser } from "../../test/harness";
+import { enableDuePageCache, newDuePageCache } from "../study/due-page-cache";
 import { addFlashcard, addQuestion } from "../study/test-fixtures";
 
 /**
@@ -212,7 +213,9 @@ describe("restoring a version", () => {
     expect(await versionsOf(q.id)).toHaveLength(4);
   });
 
-  it("serves the restored text on the next due page", async () => {
+  it("serves the restored text on the next due page, kept pages included", async () => {
+    // As in production: due pages kept by version (decision 270); a restore moves the versions.
+    enableDuePageCache(h.db.db, newDuePageCache());
     const owner = await h.user();
     const q = await ownQuestion(owner);
     await owner.caller.questions.update({ id: q.id, data: { text: "Changed for a while" } });
