@@ -162,6 +162,35 @@ describe("every change is kept with who and when", () => {
     expect(history.versions[0]!.changes.map((ch) => ch.label)).toEqual(["Saved AI explanation"]);
   });
 
+  it("records an import's merge into the owner's question", async () => {
+    const owner = await h.user();
+    const target = await ownQuestion(owner, { correctAnswer: "B", correctAnswers: ["B"] });
+    await (
+      await callerAt(owner, at(4))
+    ).imports.commit({
+      items: [
+        {
+          question: {
+            text: "An imported wording of the question, long enough to stand on its own here.",
+            options: { A: "a1", B: "b1", C: "c1", D: "d1" },
+            correctAnswer: "D",
+            category: "",
+            part: "1",
+            year: 2024,
+            number: null,
+            explanation: "",
+          },
+          action: { merge: "newer", targetId: target.id },
+        },
+      ],
+    });
+    const history = await owner.caller.questions.history({ id: target.id });
+    expect(history.versions).toHaveLength(2);
+    expect(history.versions[0]!.editor?.id).toBe(owner.user.id);
+    expect(history.versions[0]!.at).toBe(at(4).toISOString());
+    expect(history.versions[0]!.changes.map((ch) => ch.label)).toContain("Answer key");
+  });
+
   it("names no editor where no user acted", async () => {
     const owner = await h.user();
     const q = await ownQuestion(owner);
