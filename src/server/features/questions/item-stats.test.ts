@@ -399,6 +399,46 @@ describe("who sees item statistics (decision 390)", () => {
   });
 });
 
+describe("a program's questions (decision 390)", () => {
+  it("their statistics are the writer's and the program's directors', not its residents'", async () => {
+    const director = await h.user();
+    const writer = await h.user();
+    const resident = await h.user();
+    const program = await director.caller.programs.create({ name: "Item statistics program" });
+    const { code } = await director.caller.programs.get({ id: program.id });
+    await writer.caller.programs.join({ code: code! });
+    await resident.caller.programs.join({ code: code! });
+    const q = await addQuestion(h.db.db, writer.user.id, {
+      isPublic: false,
+      programId: program.id,
+    });
+    await h.db.db.insert(reviews).values({
+      userId: resident.user.id,
+      questionId: q.id,
+      isCorrect: false,
+      selected: ["D"],
+      timeSpentMs: 7000,
+    });
+    for (const u of [writer, director]) {
+      expect(await u.caller.questions.itemStats({ id: q.id })).toMatchObject({
+        answered: 1,
+        shareCorrect: 0,
+      });
+    }
+    await expect(resident.caller.questions.itemStats({ id: q.id })).rejects.toMatchObject({
+      code: "FORBIDDEN",
+    });
+    const listed = await director.caller.questions.search({ stats: "mostMissed" });
+    expect(listed.items.map((x) => x._id)).not.toContain(q.id); // answered once: below the minimum
+    // Made public, it is the admins' to review, no longer the directors'.
+    await h.db.db.update(questions).set({ isPublic: true }).where(eq(questions.id, q.id));
+    await expect(director.caller.questions.itemStats({ id: q.id })).rejects.toMatchObject({
+      code: "FORBIDDEN",
+    });
+    expect((await writer.caller.questions.itemStats({ id: q.id })).answered).toBe(1);
+  });
+});
+
 describe("Browse's statistics filters (decision 393)", () => {
   it("most missed and negative discrimination, over the viewer's questions only", async () => {
     const owner = await h.user();
