@@ -1,5 +1,7 @@
-import { Check, Pencil } from "lucide-react";
+import { BarChart3, Check, Pencil } from "lucide-react";
+import { useState } from "react";
 import { UNCATEGORIZED } from "@/core/constants";
+import type { ItemStatsBrief } from "@/core/item-stats";
 import { isFlashcard } from "@/web/components/questions/question-kind";
 import { QuestionImages } from "@/web/components/questions/question-images";
 import type { QuestionJson } from "@/web/components/questions/question-kind";
@@ -8,6 +10,7 @@ import { Badge } from "@/web/components/ui/badge";
 import { Button } from "@/web/components/ui/button";
 import { Card, CardContent } from "@/web/components/ui/card";
 import { cn } from "@/web/lib/utils";
+import { briefText, ItemStatsPanel } from "./item-stats-panel";
 
 interface QuestionCardProps {
   question: QuestionJson;
@@ -17,6 +20,10 @@ interface QuestionCardProps {
   onEdit: () => void;
   /** For the owner: how many residents found the question a leech (issue 34). */
   leechResidents?: number;
+  /** Issue 36 item 5: the viewer may open the question's statistics (owner, director, admin). */
+  canSeeStats?: boolean;
+  /** Listed by a statistics filter: the figures it was listed by. */
+  statsBrief?: ItemStatsBrief;
 }
 
 /** Letters with text, in order (docs/product/data.md: empty options are not shown). */
@@ -37,7 +44,16 @@ function shownOptions(options: Record<string, string>): [string, string][] {
  * and back, issue 17). A multiple-choice question is React text: markup typed into it shows as the
  * characters typed. A flashcard's sides are sanitized HTML, shown by RichContent.
  */
-export function QuestionCard({ question, own, due, onEdit, leechResidents }: QuestionCardProps) {
+export function QuestionCard({
+  question,
+  own,
+  due,
+  onEdit,
+  leechResidents,
+  canSeeStats = false,
+  statsBrief,
+}: QuestionCardProps) {
+  const [statsOpen, setStatsOpen] = useState(false);
   const flashcard = isFlashcard(question);
   const correct = new Set(
     question.correctAnswers.length > 0 ? question.correctAnswers : [question.correctAnswer],
@@ -85,11 +101,29 @@ export function QuestionCard({ question, own, due, onEdit, leechResidents }: Que
           )}
           {question.source && <span data-testid="question-source">From {question.source}</span>}
         </div>
+        {statsBrief && (
+          <p className="text-sm font-medium" data-testid="stats-brief">
+            {briefText(statsBrief)}
+          </p>
+        )}
         {flashcard ? (
           <FlashcardSides question={question} />
         ) : (
           <MultipleChoice question={question} correct={correct} />
         )}
+        {canSeeStats && (
+          <Button
+            variant="outline"
+            size="sm"
+            className="justify-self-start"
+            aria-expanded={statsOpen}
+            onClick={() => setStatsOpen((v) => !v)}
+          >
+            <BarChart3 aria-hidden="true" />
+            {statsOpen ? "Hide statistics" : "Statistics"}
+          </Button>
+        )}
+        {canSeeStats && statsOpen && <ItemStatsPanel questionId={question._id} correct={correct} />}
       </CardContent>
     </Card>
   );
