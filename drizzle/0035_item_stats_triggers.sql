@@ -13,6 +13,32 @@ BEGIN
   IF p_question IS NULL OR cardinality(p_question) = 0 OR p_sign = 0 THEN
     RETURN;
   END IF;
+  -- One answer (a study answer, the hot path): the same rows written directly, without the batch's
+  -- aggregation (measured: about half the trigger's cost).
+  IF cardinality(p_question) = 1 THEN
+    IF p_sign > 0 THEN
+      INSERT INTO question_item_stats AS s (question_id, answered, correct, time_ms_sum)
+      VALUES (p_question[1], 1, p_correct[1]::int, coalesce(p_time[1], 0))
+      ON CONFLICT (question_id) DO UPDATE
+        SET answered = s.answered + 1, correct = s.correct + excluded.correct,
+            time_ms_sum = s.time_ms_sum + excluded.time_ms_sum;
+      INSERT INTO question_option_picks AS s (question_id, option, picks)
+      SELECT DISTINCT p_question[1], upper(e), 1
+      FROM jsonb_array_elements_text(coalesce(p_selected[1], '[]'::jsonb)) AS e
+      WHERE e <> '' ORDER BY 2
+      ON CONFLICT (question_id, option) DO UPDATE SET picks = s.picks + 1;
+    ELSE
+      UPDATE question_item_stats
+      SET answered = answered - 1, correct = correct - p_correct[1]::int,
+          time_ms_sum = time_ms_sum - coalesce(p_time[1], 0)
+      WHERE question_id = p_question[1];
+      UPDATE question_option_picks SET picks = picks - 1
+      WHERE question_id = p_question[1] AND option IN (
+        SELECT upper(e) FROM jsonb_array_elements_text(coalesce(p_selected[1], '[]'::jsonb)) AS e
+      );
+    END IF;
+    RETURN;
+  END IF;
 
   WITH d AS (
     SELECT q, (p_sign * count(*))::int AS a, (p_sign * count(*) FILTER (WHERE c))::int AS c,
