@@ -344,6 +344,30 @@ describe("kept item statistics against the from-scratch computation (decision 39
   });
 });
 
+describe("answers at once (decision 391)", () => {
+  it("residents answering the same questions at the same time leave exact figures", async () => {
+    const owner = await h.user();
+    const residents = await Promise.all([h.user(), h.user(), h.user()]);
+    const qs = await Promise.all(
+      Array.from({ length: 6 }, () => addQuestion(h.db.db, owner.user.id, { isPublic: true })),
+    );
+    await Promise.all(
+      residents.flatMap((r, i) =>
+        qs.map((q, j) =>
+          r.caller.study.answer({
+            questionId: q.id,
+            selected: [(i + j) % 2 === 0 ? "B" : "C"],
+            timeSpentMs: 1000 * (i + 1),
+          }),
+        ),
+      ),
+    );
+    await expectKeptMatchesLog(h.db.db);
+    const stats = await owner.caller.questions.itemStats({ id: qs[0]!.id });
+    expect(stats).toMatchObject({ answered: 3, correct: 2, meanTimeMs: 2000 });
+  });
+});
+
 describe("who sees item statistics (decision 390)", () => {
   it("owner, the program's directors and admins (public questions); others are refused", async () => {
     const owner = await h.user();
