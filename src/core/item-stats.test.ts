@@ -37,7 +37,8 @@ describe("point-biserial discrimination from kept sums", () => {
           expect(fromSums === null || Math.abs(fromSums) <= 1).toBe(true);
           return;
         }
-        expect(fromSums).toBeCloseTo(direct, 9);
+        // To 1e-6: the sums' cancellation grows as the rest scores' variance nears the cut-off.
+        expect(fromSums).toBeCloseTo(direct, 6);
       }),
       { numRuns: 500 },
     );
