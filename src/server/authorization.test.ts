@@ -300,6 +300,22 @@ const PROCEDURES: Record<string, Access> = {
   // Issue 17: deck names of the questions the caller may see (the secret question's is never among them).
   "questions.sources": { kind: "caller" },
   "questions.get": objectAccess(...onQuestions((id) => ({ id }), "NOT_FOUND", "OK")),
+  // Issue 36 item 5: item statistics; another user's private question is missing, a public one's
+  // statistics are the owner's and the admins' (decision 390).
+  "questions.itemStats": objectAccess(
+    {
+      label: "private",
+      make: async () => ({ id: await fresh.privateQ() }),
+      other: "NOT_FOUND",
+      admin: "NOT_FOUND",
+    },
+    {
+      label: "public",
+      make: async () => ({ id: await fresh.publicQ() }),
+      other: "FORBIDDEN",
+      admin: "OK",
+    },
+  ),
   "questions.update": objectAccess(
     ...onQuestions((id) => ({ id, data: { text: "stolen" } }), "NOT_FOUND", "FORBIDDEN"),
     // Issue 17: a flashcard's edit, with its own fields.
@@ -793,6 +809,20 @@ const keyUrl = async () => {
 
 const REST_OBJECT: Record<string, RestCase[]> = {
   "GET /api/questions/:id": restOnQuestions((id) => ({ url: `/api/questions/${id}` }), 404, 200),
+  "GET /api/questions/:id/stats": [
+    {
+      label: "private",
+      make: async () => ({ url: `/api/questions/${await fresh.privateQ()}/stats` }),
+      other: 404,
+      admin: 404,
+    },
+    {
+      label: "public",
+      make: async () => ({ url: `/api/questions/${await fresh.publicQ()}/stats` }),
+      other: 403,
+      admin: 200,
+    },
+  ],
   "PUT /api/questions/:id": [
     ...restOnQuestions((id) => ({ url: `/api/questions/${id}`, payload: { text: "x" } }), 404, 403),
     ...[false, true].map((isPublic) => ({

@@ -252,6 +252,7 @@ const EXAMPLES: Record<string, () => Promise<Example>> = {
   }),
   "GET /api/questions/categories": async () => ({}),
   "GET /api/questions/:id": async () => ({ params: { id: questionId } }),
+  "GET /api/questions/:id/stats": async () => ({ params: { id: questionId } }),
   "DELETE /api/questions/:id": async () => ({
     params: { id: (await ok("POST", "/api/questions", member.token, validQuestion()))._id },
   }),

@@ -99,6 +99,9 @@ export const registerQuestionRoutes: RestRegistrar = (route) => {
   );
   route("GET", "/api/questions/sources", (caller) => caller.questions.sources());
   route("GET", "/api/questions/:id", (caller, req) => caller.questions.get({ id: idParam(req) }));
+  route("GET", "/api/questions/:id/stats", (caller, req) =>
+    caller.questions.itemStats({ id: idParam(req) }),
+  );
   route("PUT", "/api/questions/:id", (caller, req) =>
     caller.questions.update(
       fieldsInput(ZUpdateQuestionRequest, { id: idParam(req), data: req.body ?? {} }),

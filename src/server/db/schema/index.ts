@@ -10,3 +10,4 @@ export * from "./oidc";
 export * from "./audit";
 export * from "./programs";
 export * from "./question-versions";
+export * from "./item-stats";

@@ -11,6 +11,7 @@ import {
   getQuestion,
   updateQuestion,
 } from "./question-edits.service";
+import { getItemStats } from "./item-stats.service";
 import {
   listQuestions,
   presentCategories,
@@ -48,6 +49,14 @@ export const questionsRouter = router({
   get: protectedProcedure
     .input(ZQuestionIdRequest)
     .query(({ ctx, input }) => getQuestion(ctx.db, ctx.user.id, input.id)),
+
+  /**
+   * Issue 36 item 5: the question's item statistics, for its owner, its program's directors (program
+   * questions) and admins (public questions); GET /api/questions/:id/stats.
+   */
+  itemStats: protectedProcedure
+    .input(ZQuestionIdRequest)
+    .query(({ ctx, input }) => getItemStats(ctx.db, ctx.user.id, input.id)),
 
   create: protectedProcedure
     .input(ZQuestionInput)

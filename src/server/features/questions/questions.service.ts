@@ -9,6 +9,7 @@ import type { Db } from "../../db/client";
 import { queryRows } from "../../db/raw";
 import { publicCategoryCounts, questions, studyStates } from "../../db/schema";
 import { badRequest } from "../../errors";
+import { searchByItemStats } from "./item-stats.service";
 import { loadQuestionsJson } from "./question-access";
 import { programBankOf, visibleTo } from "./question-json";
 import {
@@ -207,6 +208,7 @@ export async function searchQuestions(
    */
   tuning: { walkRows?: number; probeRows?: number; countCap?: number } = {},
 ): Promise<QuestionPage> {
+  if (input.stats) return searchByItemStats(db, viewerId, { ...input, stats: input.stats });
   const page = input.cursor ?? 1;
   const pageSize = input.pageSize ?? QUESTION_PAGE.DEFAULT;
   const offset = (page - 1) * pageSize;

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { LIMITS, PRITE_PARTS } from "../../../core/constants";
+import { ITEM_STATS_FILTERS, type ItemStatsBrief } from "../../../core/item-stats";
 import { PART_MESSAGE } from "../../../core/schemas/common";
 import type { TQuestionInputPayload, ZBulkQuestionItem } from "../../../core/schemas/question";
 import { ZQuestionVisibility, ZShareStatement } from "../../../core/visibility";
@@ -36,6 +37,7 @@ export const SEARCH_MESSAGES = {
   CATEGORY_LONG: `Category must be at most ${LIMITS.CATEGORY} characters`,
   TYPE: "Type must be all, multipleChoice or flashcard",
   SOURCE_LONG: `Source must be at most ${LIMITS.SOURCE} characters`,
+  STATS: "Statistics filter must be mostMissed, negativeDiscrimination or reported",
 } as const;
 
 /** The kinds Browse filters by: multiple choice (every option-based type) or flashcard. */
@@ -124,6 +126,14 @@ export const ZSearchQuestionsRequest = z.object({
     (v) => (typeof v === "string" ? v.trim().toLowerCase() || undefined : (v ?? undefined)),
     z.enum(VISIBILITIES, { error: SEARCH_MESSAGES.VISIBILITY }).default("all"),
   ),
+  /**
+   * Issue 36 item 5: list by item statistics instead (most missed, negative discrimination, reported),
+   * over the questions whose statistics the caller may see; the other filters narrow it.
+   */
+  stats: z.preprocess(
+    (v) => blankToUndefined(v),
+    z.enum(ITEM_STATS_FILTERS, { error: SEARCH_MESSAGES.STATS }).optional(),
+  ),
   ...ZPaging,
 });
 export type TSearchQuestionsRequest = z.input<typeof ZSearchQuestionsRequest>;
@@ -138,6 +148,8 @@ export interface QuestionPage {
   page: number;
   pageSize: number;
   nextCursor: number | null;
+  /** With a statistics filter: each listed question's figures (item-stats.service.ts). */
+  stats?: Record<string, ItemStatsBrief>;
 }
 
 export const ZQuestionIdRequest = z.object({

@@ -84,6 +84,26 @@ export const OUR_CALLS: readonly RestCall[] = [
     response: Question,
   },
   {
+    method: "GET",
+    path: "/api/questions/:id/stats",
+    spec: false,
+    access: "user",
+    request:
+      "— (item statistics: the question's owner, its program's directors, admins for public questions)",
+    status: 200,
+    response: obj({
+      questionId: id,
+      answered: num,
+      correct: num,
+      shareCorrect: nullable(num),
+      meanTimeMs: nullable(num),
+      options: arr(obj({ letter: str, picks: num, share: nullable(num) })),
+      leeches: num,
+      examAttempts: num,
+      discrimination: nullable(num),
+    }),
+  },
+  {
     method: "DELETE",
     path: "/api/questions/:id",
     spec: false,

@@ -20,6 +20,7 @@ import { Label } from "@/web/components/ui/label";
 import { LazyOptionSelect } from "@/web/components/ui/lazy-select";
 import type { SelectOption } from "@/web/components/ui/select";
 import { Spinner } from "@/web/components/ui/spinner";
+import type { ItemStatsBrief } from "@/core/item-stats";
 import { usePainted } from "@/web/lib/after-paint";
 import { PART_OPTIONS } from "@/web/lib/options";
 import { useSessionUser } from "@/web/lib/session";
@@ -75,6 +76,14 @@ const TYPE_FILTER: SelectOption[] = [
   { value: "flashcard", label: "Flashcard" },
 ];
 
+/** Issue 36 item 5: questions listed by their item statistics (owners, directors, admins). */
+const STATS_FILTER: SelectOption[] = [
+  { value: ALL, label: "Any" },
+  { value: "mostMissed", label: "Most missed" },
+  { value: "negativeDiscrimination", label: "Negative discrimination" },
+  { value: "reported", label: "Reported" },
+];
+
 const NO_ITEMS: QuestionJson[] = [];
 
 /**
@@ -120,6 +129,22 @@ export function BrowsePage() {
       .filter((q) => (seen.has(q._id) ? false : (seen.add(q._id), true)));
   }, [search.data]);
   const first = search.data?.pages[0];
+  // Whose statistics the viewer may open (decision 390); a statistics filter lists only those. The
+  // viewer's role in a program is asked for only when the results hold another member's question.
+  const membership = trpc.programs.mine.useQuery(undefined, {
+    staleTime: 60_000,
+    enabled: items.some((q) => q.visibility === "program" && q.creator !== user._id),
+  });
+  const directs = membership.data?.role === "director";
+  const statsBriefs = useMemo(
+    () => Object.assign({}, ...(search.data?.pages ?? []).map((p) => p.stats ?? {})),
+    [search.data],
+  ) as Record<string, ItemStatsBrief>;
+  const canSeeStats = (q: QuestionJson) =>
+    q.creator === user._id ||
+    q._id in statsBriefs ||
+    (user.isAdmin && q.isPublic) ||
+    (directs && q.visibility === "program");
   // The cards render in a transition React can slice: a page of results in one render was the
   // longest task of Browse's first load on a phone (issue 20 item 3). The count and the empty state
   // follow the answer at once; the cards follow within a few frames.
@@ -236,7 +261,7 @@ export function BrowsePage() {
           value={form.text}
           onChange={(e) => setForm((f) => ({ ...f, text: e.target.value }))}
         />
-        <div className="grid grid-cols-1 gap-3 min-[480px]:grid-cols-2 md:grid-cols-3 xl:grid-cols-5">
+        <div className="grid grid-cols-1 gap-3 min-[480px]:grid-cols-2 md:grid-cols-3 xl:grid-cols-6">
           <div className="grid gap-1.5">
             <Label htmlFor={`${id}-part`}>Part</Label>
             <LazyOptionSelect
@@ -273,6 +298,15 @@ export function BrowsePage() {
               value={form.type}
               onValueChange={(type) => setForm((f) => ({ ...f, type }))}
               options={TYPE_FILTER}
+            />
+          </div>
+          <div className="grid gap-1.5">
+            <Label htmlFor={`${id}-stats`}>Statistics</Label>
+            <LazyOptionSelect
+              id={`${id}-stats`}
+              value={form.stats}
+              onValueChange={(stats) => setForm((f) => ({ ...f, stats }))}
+              options={STATS_FILTER}
             />
           </div>
           <div className="grid gap-1.5">
@@ -324,6 +358,8 @@ export function BrowsePage() {
                 own={question.creator === user._id}
                 due={isDue(question, user._id, now)}
                 leechResidents={leechCounts.get(question._id)}
+                canSeeStats={canSeeStats(question)}
+                statsBrief={statsBriefs[question._id]}
                 onEdit={() => setEditing({ question, flashcard: isFlashcard(question) })}
                 onHistory={maySeeHistory(question) ? () => setHistoryOf(question) : undefined}
               />

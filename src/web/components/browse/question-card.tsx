@@ -1,5 +1,7 @@
-import { Check, History, Pencil } from "lucide-react";
+import { BarChart3, Check, History, Pencil } from "lucide-react";
+import { useState } from "react";
 import { UNCATEGORIZED } from "@/core/constants";
+import type { ItemStatsBrief } from "@/core/item-stats";
 import { isFlashcard } from "@/web/components/questions/question-kind";
 import { QuestionImages } from "@/web/components/questions/question-images";
 import type { QuestionJson } from "@/web/components/questions/question-kind";
@@ -8,6 +10,7 @@ import { Badge } from "@/web/components/ui/badge";
 import { Button } from "@/web/components/ui/button";
 import { Card, CardContent } from "@/web/components/ui/card";
 import { cn } from "@/web/lib/utils";
+import { briefText, ItemStatsPanel } from "./item-stats-panel";
 
 interface QuestionCardProps {
   question: QuestionJson;
@@ -22,6 +25,10 @@ interface QuestionCardProps {
   onHistory?: () => void;
   /** For the owner: how many residents found the question a leech (issue 34). */
   leechResidents?: number;
+  /** Issue 36 item 5: the viewer may open the question's statistics (owner, director, admin). */
+  canSeeStats?: boolean;
+  /** Listed by a statistics filter: the figures it was listed by. */
+  statsBrief?: ItemStatsBrief;
 }
 
 /** Letters with text, in order (docs/product/data.md: empty options are not shown). */
@@ -49,7 +56,10 @@ export function QuestionCard({
   onEdit,
   onHistory,
   leechResidents,
+  canSeeStats = false,
+  statsBrief,
 }: QuestionCardProps) {
+  const [statsOpen, setStatsOpen] = useState(false);
   const flashcard = isFlashcard(question);
   const correct = new Set(
     question.correctAnswers.length > 0 ? question.correctAnswers : [question.correctAnswer],
@@ -111,11 +121,29 @@ export function QuestionCard({
           )}
           {question.source && <span data-testid="question-source">From {question.source}</span>}
         </div>
+        {statsBrief && (
+          <p className="text-sm font-medium" data-testid="stats-brief">
+            {briefText(statsBrief)}
+          </p>
+        )}
         {flashcard ? (
           <FlashcardSides question={question} />
         ) : (
           <MultipleChoice question={question} correct={correct} />
         )}
+        {canSeeStats && (
+          <Button
+            variant="outline"
+            size="sm"
+            className="justify-self-start"
+            aria-expanded={statsOpen}
+            onClick={() => setStatsOpen((v) => !v)}
+          >
+            <BarChart3 aria-hidden="true" />
+            {statsOpen ? "Hide statistics" : "Statistics"}
+          </Button>
+        )}
+        {canSeeStats && statsOpen && <ItemStatsPanel questionId={question._id} correct={correct} />}
       </CardContent>
     </Card>
   );

@@ -12,6 +12,8 @@ export interface Filters {
   visibility: "all" | "mine" | "private" | "program" | "public";
   type: string;
   source: string;
+  /** Issue 36 item 5: list by item statistics (ALL: an ordinary search). */
+  stats: string;
 }
 
 export const NO_FILTERS: Filters = {
@@ -21,6 +23,7 @@ export const NO_FILTERS: Filters = {
   visibility: "all",
   type: ALL,
   source: ALL,
+  stats: ALL,
 };
 
 /** The `questions.search` input of the filters `applied` (its pages start at cursor 1). */
@@ -32,6 +35,10 @@ export function searchInput(applied: Filters) {
     visibility: applied.visibility,
     type: applied.type === ALL ? undefined : (applied.type as "flashcard" | "multipleChoice"),
     source: applied.source === ALL ? undefined : applied.source,
+    // Only when asked: the first search's input (lib/early-data.ts) stays as it was.
+    ...(applied.stats === ALL
+      ? {}
+      : { stats: applied.stats as "mostMissed" | "negativeDiscrimination" | "reported" }),
     pageSize: PAGE_SIZE,
   };
 }
