@@ -9,3 +9,4 @@ export * from "./stats";
 export * from "./oidc";
 export * from "./audit";
 export * from "./programs";
+export * from "./reports";
