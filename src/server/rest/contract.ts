@@ -6,6 +6,7 @@ import { PROGRAM_CALLS } from "./contract/program-calls";
 import { SPEC_CALLS } from "./contract/spec-calls";
 import { ASSIGNMENT_CALLS } from "./contract/assignment-calls";
 import { PROGRAM_REPORT_CALLS } from "./contract/program-report-calls";
+import { REPORT_CALLS } from "./contract/report-calls";
 
 /**
  * The REST contract: every path `/api` serves, with what a client sends and what it reads back. One table
@@ -20,6 +21,7 @@ export const REST_CALLS: readonly RestCall[] = [
   ...PROGRAM_CALLS,
   ...ASSIGNMENT_CALLS,
   ...PROGRAM_REPORT_CALLS,
+  ...REPORT_CALLS,
 ];
 
 /** The README's REST section for the whole table. */

@@ -234,3 +234,38 @@ export async function decideTakedown(
     return { questionId: question.id, decision: input.decision, closedReports: closed.length };
   });
 }
+
+/** What a leech's report says when the resident wrote no note. */
+export const LEECH_REPORT_COMMENT =
+  "I keep getting this one wrong (a leech): it may be unclear, or its key may be wrong.";
+
+/**
+ * A leech's "Report as a bad question" (issue 34, decision 372) files a real report (decision 383), of
+ * kind other with the resident's note, unless they already have one open on the question.
+ */
+export async function fileLeechReport(
+  tx: Db,
+  userId: string,
+  questionId: string,
+  note: string,
+  at: Date,
+): Promise<void> {
+  const [open] = await tx
+    .select({ id: questionReports.id })
+    .from(questionReports)
+    .where(
+      and(
+        eq(questionReports.questionId, questionId),
+        eq(questionReports.reporterId, userId),
+        eq(questionReports.status, "open"),
+      ),
+    );
+  if (open) return;
+  await tx.insert(questionReports).values({
+    questionId,
+    reporterId: userId,
+    kind: "other",
+    comment: note || LEECH_REPORT_COMMENT,
+    createdAt: at,
+  });
+}
