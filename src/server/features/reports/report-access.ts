@@ -23,7 +23,8 @@ export function handledBy(viewer: Viewer): SQL {
     eq(questions.creatorId, viewer.id),
     sql`(not ${questions.isPublic} and ${questions.programId} = ${directedProgramSql(viewer.id)})`,
   ];
-  if (viewer.isAdmin) rules.push(or(eq(questions.isPublic, true), isNotNull(questions.takenDownAt))!);
+  if (viewer.isAdmin)
+    rules.push(or(eq(questions.isPublic, true), isNotNull(questions.takenDownAt))!);
   return or(...rules)!;
 }
 

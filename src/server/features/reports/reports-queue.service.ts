@@ -102,14 +102,13 @@ export async function listQueue(
   viewer: Viewer,
   opts: { open: boolean },
 ): Promise<ReportQueue> {
-  const where = and(
-    handledBy(viewer),
-    opts.open ? eq(questionReports.status, "open") : undefined,
-  );
+  const where = and(handledBy(viewer), opts.open ? eq(questionReports.status, "open") : undefined);
   const rows = await reportSelect(db, viewer.id)
     .where(where)
     .orderBy(
-      desc(sql`(${takedownPendingSql} and ${questionReports.kind} = 'copyright' and ${questionReports.status} = 'open')`),
+      desc(
+        sql`(${takedownPendingSql} and ${questionReports.kind} = 'copyright' and ${questionReports.status} = 'open')`,
+      ),
       desc(sql`${questionReports.status} = 'open'`),
       sql`case when ${questionReports.status} = 'open' then ${questionReports.createdAt} end asc`,
       desc(questionReports.resolvedAt),

@@ -39,7 +39,9 @@ export async function createReport(
       if (input.kind === "copyright") {
         // Copyright reports on one question are counted one writer at a time, so the third
         // distinct reporter always sees the two before them.
-        await tx.execute(sql`select 1 from ${questions} where ${questions.id} = ${question.id} for update`);
+        await tx.execute(
+          sql`select 1 from ${questions} where ${questions.id} = ${question.id} for update`,
+        );
       }
       const [open] = await tx
         .select({ id: questionReports.id })
@@ -192,7 +194,11 @@ export async function decideTakedown(
   if (!viewer.isAdmin) throw new AppError("FORBIDDEN", REPORT_MESSAGES.ADMINS_ONLY);
   return db.transaction(async (tx) => {
     const [question] = await tx
-      .select({ id: questions.id, creatorId: questions.creatorId, takenDownAt: questions.takenDownAt })
+      .select({
+        id: questions.id,
+        creatorId: questions.creatorId,
+        takenDownAt: questions.takenDownAt,
+      })
       .from(questions)
       .where(eq(questions.id, input.questionId))
       .for("update");
