@@ -254,7 +254,11 @@ export async function reportedNotices(
           eq(questionReports.kind, "wrong_answer"),
         ),
       )
-      .orderBy(asc(questionReports.questionId), asc(questionReports.createdAt), asc(questionReports.id));
+      .orderBy(
+        asc(questionReports.questionId),
+        asc(questionReports.createdAt),
+        asc(questionReports.id),
+      );
     for (const r of rows) {
       const seen = out.get(r.questionId);
       if (seen) seen.count += 1;
