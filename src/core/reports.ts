@@ -59,6 +59,8 @@ export const REPORT_MESSAGES = {
   DECISION: "Choose restore or keep",
   NOT_TAKEN_DOWN: "This question is not waiting for a takedown decision",
   ADMINS_ONLY: "Only an admin can decide on a takedown",
+  COPYRIGHT_ADMINS_ONLY:
+    "Only an admin can close a copyright report on a public or taken-down question",
   TAKEN_DOWN_PUBLIC:
     "This question was taken down after copyright reports: it stays private until an admin restores it",
 } as const;

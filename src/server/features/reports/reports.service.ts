@@ -160,7 +160,9 @@ export async function resolveReport(
     if (!handles) throw new AppError("FORBIDDEN", REPORT_MESSAGES.NOT_HANDLER);
     if (found.status !== "open") throw new AppError("CONFLICT", REPORT_MESSAGES.CLOSED);
     const guarded = found.kind === "copyright" && (found.isPublic || found.takenDownAt !== null);
-    if (guarded && !viewer.isAdmin) throw new AppError("FORBIDDEN", REPORT_MESSAGES.ADMINS_ONLY);
+    if (guarded && !viewer.isAdmin) {
+      throw new AppError("FORBIDDEN", REPORT_MESSAGES.COPYRIGHT_ADMINS_ONLY);
+    }
     await tx
       .update(questionReports)
       .set({

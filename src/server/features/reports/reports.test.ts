@@ -266,7 +266,7 @@ describe("takedown", () => {
     const ownReport = ownView.reports.find((r) => r.questionId === q && r.kind === "copyright")!;
     await expect(
       owner.caller.reports.resolve({ id: ownReport.id, outcome: "dismissed", note: "" }),
-    ).rejects.toThrow(REPORT_MESSAGES.ADMINS_ONLY);
+    ).rejects.toThrow(REPORT_MESSAGES.COPYRIGHT_ADMINS_ONLY);
     await expect(
       owner.caller.questions.update({
         id: q,
