@@ -57,6 +57,15 @@ test("a wrong key reported from Study, fixed by its owner, and the answer read b
   await expect(dialog).toBeHidden();
   await expect(resident.getByRole("status").filter({ hasText: "Reported." })).toBeVisible();
 
+  // Until it is fixed, readers see the quiet notice with the report's text (Browse here).
+  await resident.goto("/browse");
+  await resident.getByRole("searchbox", { name: "Search questions" }).fill(stamp);
+  await resident.getByRole("button", { name: "Search" }).click();
+  const card = resident.getByTestId("question-card").filter({ hasText: stamp });
+  await expect(card.getByTestId("reported-notice")).toContainText(
+    "Reported: the key may be wrong — “Clozapine (B) needs the weekly counts, not lithium”",
+  );
+
   // The owner sees it on the Reports page, fixes the key in the editor and marks it fixed.
   await page.goto("/reports");
   await expect(page.getByRole("heading", { level: 1, name: "Reports" })).toBeVisible();
@@ -79,4 +88,13 @@ test("a wrong key reported from Study, fixed by its owner, and the answer read b
   const mine = resident.getByTestId("my-report").filter({ hasText: stamp });
   await expect(mine).toContainText("Fixed");
   await expect(mine.getByTestId("report-response")).toContainText("Thanks: the key is now B");
+  // Fixed: the notice is gone.
+  await resident.goto("/browse");
+  await resident.getByRole("searchbox", { name: "Search questions" }).fill(stamp);
+  await resident.getByRole("button", { name: "Search" }).click();
+  await expect(card.getByRole("listitem").filter({ hasText: "Clozapine" })).toHaveAttribute(
+    "data-correct",
+    "true",
+  );
+  await expect(card.getByTestId("reported-notice")).toHaveCount(0);
 });
