@@ -18,7 +18,7 @@ describe("prite exit codes: commander's own outcomes", () => {
   it.each([
     [
       [],
-      "login, logout, whoami, db, import, answer-keys, export, fsrs, study, users, seed, exams, audit, programs",
+      "login, logout, whoami, db, import, answer-keys, export, fsrs, study, users, seed, exams, audit, reports, programs",
       "prite",
     ],
     [["exams"], "create, results, list", "prite exams"],
@@ -28,6 +28,7 @@ describe("prite exit codes: commander's own outcomes", () => {
       "prite programs",
     ],
     [["fsrs"], "optimize", "prite fsrs"],
+    [["reports"], "list, resolve, add, takedown", "prite reports"],
     [["study"], "plan", "prite study"],
     [["users"], "add, list, reset-link, promote, demote", "prite users"],
     [["answer-keys"], "import, list, apply", "prite answer-keys"],
@@ -79,6 +80,11 @@ describe("prite exit codes: commander's own outcomes", () => {
     expect(JSON.parse(r.stderr)).toEqual({
       error: "--on-duplicate must be skip, keep-both, newer or metadata",
     });
+    const resolve = await prite("reports", "resolve", "some-id", "--fix", "--dismiss");
+    expect([resolve.code, resolve.stderr]).toEqual([
+      2,
+      "Error: Give one of --fix, --dismiss or --answer.\n",
+    ]);
     const seed = await prite("seed");
     expect(seed.code).toBe(2);
     expect(seed.stderr).toBe("Error: Choose one of --demo or --synthetic.\n");

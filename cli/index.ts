@@ -10,6 +10,7 @@ import { registerImportCommands } from "./commands/import";
 import { registerProgramCommands } from "./commands/programs";
 import { registerAssignmentCommands } from "./commands/programs-assign";
 import { addProgramReportCommand } from "./commands/programs-report";
+import { registerReportCommands } from "./commands/reports";
 import { registerSeedCommands } from "./commands/seed";
 import { registerStudyCommands } from "./commands/study";
 import { registerUserCommands } from "./commands/users";
@@ -89,6 +90,7 @@ Examples:
   registerSeedCommands(program);
   registerExamCommands(program);
   registerAuditCommands(program);
+  registerReportCommands(program);
   // Assignments and the report live in their own files, on the one `programs` group.
   const programs = registerProgramCommands(program);
   registerAssignmentCommands(programs);

@@ -16,6 +16,9 @@ export const AUDIT_KIND_LABELS = {
   "program.role_changed": "Program role changed",
   "program.member_removed": "Removed from a program",
   "program.code_renewed": "Program join code renewed",
+  // Reports on questions (issue 36, docs/product/reports.md).
+  "question.taken_down": "Question taken down for copyright",
+  "question.takedown_decided": "Takedown decided",
 } as const;
 
 export type AuditKind = keyof typeof AUDIT_KIND_LABELS;

@@ -46,6 +46,8 @@ let admin: TestUser;
 /** The owner's objects that nobody else may ever see. */
 let secret: { privateQ: string; score: string; session: string; key: string };
 const MARKER = "owner-private-marker";
+/** Issue 36: a public question of the owner's taken down by three readers' copyright reports. */
+let takedownQ = "";
 let keyYear = 2000;
 let imageSeq = 0;
 
@@ -170,6 +172,16 @@ const fresh = {
         programId: await fresh.program(),
       })
     ).id,
+  /**
+   * Issue 36: a report on a question of the owner's: on a private one, the owner's own; on a public
+   * one, a new reader's, or `other`'s (the reporter, who may not resolve it).
+   */
+  report: async (on: "private" | "public" | "by other"): Promise<string> => {
+    const questionId = on === "private" ? await fresh.privateQ() : await fresh.publicQ();
+    const reporter = on === "private" ? owner : on === "by other" ? other : await h.user();
+    return (await reporter.caller.reports.create({ questionId, kind: "unclear", comment: "Vague" }))
+      .report.id;
+  },
   /** An answer key of the owner's for a part and year nobody else uses in this file. */
   key: async () => {
     keyYear += 1;
@@ -414,6 +426,36 @@ const PROCEDURES: Record<string, Access> = {
     questionId: await fresh.leech(),
     note: "The answer key looks wrong",
   })),
+  // Issue 36: a reader reports what they can see; a report is resolved by the question's handlers
+  // (its owner; admins for public questions), never by its reporter (403) or anyone else (404).
+  "reports.create": objectAccess(
+    ...onQuestions(
+      (questionId) => ({ questionId, kind: "unclear", comment: "Vague" }),
+      "NOT_FOUND",
+      "OK",
+    ),
+  ),
+  "reports.queue": { kind: "caller", probe: {} },
+  "reports.openCount": { kind: "caller" },
+  "reports.mine": { kind: "caller" },
+  "reports.resolve": objectAccess(
+    ...(
+      [
+        ["private", "NOT_FOUND", "NOT_FOUND"],
+        ["public", "NOT_FOUND", "OK"],
+        ["by other", "FORBIDDEN", "OK"],
+      ] as const
+    ).map(([on, otherOutcome, adminOutcome]) => ({
+      label: `report on a ${on} question`,
+      make: async () => ({ id: await fresh.report(on), outcome: "dismissed", note: "" }),
+      other: otherOutcome,
+      admin: adminOutcome,
+    })),
+  ),
+  "reports.decideTakedown": {
+    kind: "admin",
+    input: () => ({ questionId: takedownQ, decision: "keep", note: "" }),
+  },
   // Issue 34: the caller's own exam plan and forecast only.
   "study.plan": { kind: "caller" },
   "study.setPlan": { kind: "caller" },
@@ -641,6 +683,11 @@ beforeAll(async () => {
     session: await fresh.session(),
     key: saved._id,
   };
+  takedownQ = await fresh.publicQ();
+  for (let i = 0; i < 3; i++) {
+    const reader = await h.user();
+    await reader.caller.reports.create({ questionId: takedownQ, kind: "copyright", comment: "" });
+  }
 });
 afterAll(async () => {
   await h.close();
@@ -907,6 +954,27 @@ const REST_OBJECT: Record<string, RestCase[]> = {
       admin: 403,
     },
   ],
+  // Issue 36: reports (see the procedures' table).
+  "POST /api/questions/:id/reports": restOnQuestions(
+    (id) => ({ url: `/api/questions/${id}/reports`, payload: { kind: "outdated", comment: "" } }),
+    404,
+    201,
+  ),
+  "POST /api/reports/:id/resolve": (
+    [
+      ["private", 404, 404],
+      ["public", 404, 200],
+      ["by other", 403, 200],
+    ] as const
+  ).map(([on, otherStatus, adminStatus]) => ({
+    label: `report on a ${on} question`,
+    make: async () => ({
+      url: `/api/reports/${await fresh.report(on)}/resolve`,
+      payload: { outcome: "fixed", note: "Corrected" },
+    }),
+    other: otherStatus,
+    admin: adminStatus,
+  })),
   // Issue 17: an image, to those who can see a question showing it.
   "GET /api/media/:sha256": [
     {

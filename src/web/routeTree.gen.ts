@@ -19,6 +19,7 @@ import { Route as AppAdminRouteImport } from "./routes/_app/admin"
 import { Route as AppBrowseRouteImport } from "./routes/_app/browse"
 import { Route as AppCaptureRouteImport } from "./routes/_app/capture"
 import { Route as AppImportRouteImport } from "./routes/_app/import"
+import { Route as AppReportsRouteImport } from "./routes/_app/reports"
 import { Route as AppSettingsRouteImport } from "./routes/_app/settings"
 import { Route as AppStudyRouteImport } from "./routes/_app/study"
 import { Route as AppTestRouteImport } from "./routes/_app/test"
@@ -81,6 +82,11 @@ const AppCaptureRoute = AppCaptureRouteImport.update({
 const AppImportRoute = AppImportRouteImport.update({
   id: "/import",
   path: "/import",
+  getParentRoute: () => AppRoute,
+} as any)
+const AppReportsRoute = AppReportsRouteImport.update({
+  id: "/reports",
+  path: "/reports",
   getParentRoute: () => AppRoute,
 } as any)
 const AppSettingsRoute = AppSettingsRouteImport.update({
@@ -164,6 +170,7 @@ export interface FileRoutesByFullPath {
   "/browse": typeof AppBrowseRoute
   "/capture": typeof AppCaptureRoute
   "/import": typeof AppImportRoute
+  "/reports": typeof AppReportsRoute
   "/settings": typeof AppSettingsRoute
   "/study": typeof AppStudyRoute
   "/test": typeof AppTestRoute
@@ -188,6 +195,7 @@ export interface FileRoutesByTo {
   "/browse": typeof AppBrowseRoute
   "/capture": typeof AppCaptureRoute
   "/import": typeof AppImportRoute
+  "/reports": typeof AppReportsRoute
   "/settings": typeof AppSettingsRoute
   "/study": typeof AppStudyRoute
   "/test": typeof AppTestRoute
@@ -215,6 +223,7 @@ export interface FileRoutesById {
   "/_app/browse": typeof AppBrowseRoute
   "/_app/capture": typeof AppCaptureRoute
   "/_app/import": typeof AppImportRoute
+  "/_app/reports": typeof AppReportsRoute
   "/_app/settings": typeof AppSettingsRoute
   "/_app/study": typeof AppStudyRoute
   "/_app/test": typeof AppTestRoute
@@ -243,6 +252,7 @@ export interface FileRouteTypes {
     | "/browse"
     | "/capture"
     | "/import"
+    | "/reports"
     | "/settings"
     | "/study"
     | "/test"
@@ -267,6 +277,7 @@ export interface FileRouteTypes {
     | "/browse"
     | "/capture"
     | "/import"
+    | "/reports"
     | "/settings"
     | "/study"
     | "/test"
@@ -293,6 +304,7 @@ export interface FileRouteTypes {
     | "/_app/browse"
     | "/_app/capture"
     | "/_app/import"
+    | "/_app/reports"
     | "/_app/settings"
     | "/_app/study"
     | "/_app/test"
@@ -390,6 +402,13 @@ declare module "@tanstack/react-router" {
       path: "/import"
       fullPath: "/import"
       preLoaderRoute: typeof AppImportRouteImport
+      parentRoute: typeof AppRoute
+    }
+    "/_app/reports": {
+      id: "/_app/reports"
+      path: "/reports"
+      fullPath: "/reports"
+      preLoaderRoute: typeof AppReportsRouteImport
       parentRoute: typeof AppRoute
     }
     "/_app/settings": {
@@ -498,6 +517,7 @@ interface AppRouteChildren {
   AppBrowseRoute: typeof AppBrowseRoute
   AppCaptureRoute: typeof AppCaptureRoute
   AppImportRoute: typeof AppImportRoute
+  AppReportsRoute: typeof AppReportsRoute
   AppSettingsRoute: typeof AppSettingsRoute
   AppStudyRoute: typeof AppStudyRoute
   AppTestRoute: typeof AppTestRoute
@@ -518,6 +538,7 @@ const AppRouteChildren: AppRouteChildren = {
   AppBrowseRoute: AppBrowseRoute,
   AppCaptureRoute: AppCaptureRoute,
   AppImportRoute: AppImportRoute,
+  AppReportsRoute: AppReportsRoute,
   AppSettingsRoute: AppSettingsRoute,
   AppStudyRoute: AppStudyRoute,
   AppTestRoute: AppTestRoute,

@@ -127,6 +127,16 @@ let revoked: string;
 let questionId: string;
 let flashcardId: string;
 
+/** The admin reports a new question of the member's; answers the report's id. */
+async function adminReportsMemberQuestion(): Promise<string> {
+  const q = await ok("POST", "/api/questions", member.token, validQuestion({ isPublic: true }));
+  const { report } = (await ok("POST", `/api/questions/${q._id}/reports`, admin.token, {
+    kind: "unclear",
+    comment: "Two options say the same",
+  })) as unknown as { report: { id: string } };
+  return report.id;
+}
+
 interface Example {
   params?: Record<string, string>;
   query?: string;
@@ -322,6 +332,22 @@ const EXAMPLES: Record<string, () => Promise<Example>> = {
     params: await studySet(),
     token: admin.token,
     body: { closed: true },
+  }),
+  // Issue 36: reports. The member reports the admin's public question; the admin reports the member's.
+  "POST /api/questions/:id/reports": async () => ({
+    params: {
+      id: (await ok("POST", "/api/questions", admin.token, validQuestion({ isPublic: true })))._id,
+    },
+    body: { kind: "wrong_answer", comment: "B is right, not A" },
+  }),
+  "GET /api/reports": async () => {
+    await adminReportsMemberQuestion();
+    return { query: "open=true", items: (b: { reports: unknown[] }) => b.reports };
+  },
+  "GET /api/reports/mine": async () => ({}),
+  "POST /api/reports/:id/resolve": async () => ({
+    params: { id: await adminReportsMemberQuestion() },
+    body: { outcome: "answered", note: "The key is right: see the explanation" },
   }),
   "POST /api/exams/join": async () => ({ body: { code: await mockCode(admin.token) } }),
   "GET /api/exams/mocks": async () => {

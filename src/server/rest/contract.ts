@@ -7,6 +7,7 @@ import { SPEC_CALLS } from "./contract/spec-calls";
 import { ASSIGNMENT_CALLS } from "./contract/assignment-calls";
 import { PROGRAM_REPORT_CALLS } from "./contract/program-report-calls";
 import { HISTORY_CALLS } from "./contract/history-calls";
+import { REPORT_CALLS } from "./contract/report-calls";
 
 /**
  * The REST contract: every path `/api` serves, with what a client sends and what it reads back. One table
@@ -22,6 +23,7 @@ export const REST_CALLS: readonly RestCall[] = [
   ...ASSIGNMENT_CALLS,
   ...PROGRAM_REPORT_CALLS,
   ...HISTORY_CALLS,
+  ...REPORT_CALLS,
 ];
 
 /** The README's REST section for the whole table. */

@@ -17,6 +17,7 @@ import { registerPasswordResetRoutes } from "./password-reset";
 import { registerProgramRoutes } from "./programs";
 import { registerAssignmentRoutes } from "./assignments";
 import { registerProgramReportRoutes } from "./program-report";
+import { registerReportRoutes } from "./reports";
 
 /** One file per area; each adds its documented paths here. */
 const registrars: RestRegistrar[] = [
@@ -35,6 +36,7 @@ const registrars: RestRegistrar[] = [
   registerProgramRoutes,
   registerAssignmentRoutes,
   registerProgramReportRoutes,
+  registerReportRoutes,
 ];
 
 export function registerRestRoutes(app: FastifyInstance, makeContext: HttpContextFactory): void {

@@ -14,6 +14,7 @@ import { mediaRouter } from "../features/media/media.router";
 import { programsRouter } from "../features/programs/programs.router";
 import { assignmentsRouter } from "../features/programs/assignments.router";
 import { programReportRouter } from "../features/programs/program-report.router";
+import { reportsRouter } from "../features/reports/reports.router";
 import { createCallerFactory, router } from "./init";
 
 export const appRouter = router({
@@ -34,6 +35,7 @@ export const appRouter = router({
   programs: programsRouter,
   assignments: assignmentsRouter,
   programReport: programReportRouter,
+  reports: reportsRouter,
 });
 
 export type AppRouter = typeof appRouter;

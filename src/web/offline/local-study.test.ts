@@ -42,6 +42,8 @@ function question(id: string, over: Partial<OfflineQuestion> = {}): OfflineQuest
     createdAt: "2024-01-01T00:00:00.000Z",
     updatedAt: "2024-01-01T00:00:00.000Z",
     studyData: [],
+    reported: null,
+    takenDownAt: null,
     ...over,
   };
 }

@@ -11,3 +11,4 @@ export * from "./audit";
 export * from "./programs";
 export * from "./question-versions";
 export * from "./item-stats";
+export * from "./reports";

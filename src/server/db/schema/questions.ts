@@ -70,6 +70,12 @@ export const questions = pgTable(
      * day's study list takes such a question the day it is written (issue 34, decision 370).
      */
     byHand: boolean().notNull().default(false),
+    /**
+     * Taken out of public view by copyright reports from three readers (issue 36, decision 382): private
+     * to its owner until an admin restores it (cleared) or keeps it down (kept, the owner may not make
+     * it public again).
+     */
+    takenDownAt: timestamp({ withTimezone: true }),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     // Lower-cased text, option values and explanation in one column so one trigram index serves search.

@@ -12,10 +12,12 @@ import { notFound } from "../../errors";
 import {
   imagesByQuestion,
   questionColumns,
+  reportedNotices,
   toQuestionJson,
   visibleTo,
   type CreatorInfo,
   type QuestionJson,
+  type ReportedNotice,
   type StoredQuestion,
 } from "./question-json";
 
@@ -82,16 +84,18 @@ export async function questionJsonFor(
       );
     states = new Map(found.map((s) => [s.questionId, s]));
   }
-  const images = await imagesByQuestion(
-    db,
-    rows.map((r) => r.id),
-  );
+  const ids = rows.map((r) => r.id);
+  const [images, notices] = await Promise.all([
+    imagesByQuestion(db, ids),
+    reportedNotices(db, ids),
+  ]);
   return rows.map((row) =>
     toQuestionJson(row, {
       viewerId,
       creator: byId.get(row.creatorId) ?? null,
       studyState: states.get(row.id) ?? null,
       images: images.get(row.id),
+      reported: notices.get(row.id),
     }),
   );
 }
@@ -116,8 +120,19 @@ function selectQuestionJson(db: Db, viewerId: string) {
 
 type JoinedRow = Awaited<ReturnType<ReturnType<typeof selectQuestionJson>["execute"]>>[number];
 
-function toJson(viewerId: string, row: JoinedRow, images?: string[]): QuestionJson {
-  return toQuestionJson(row.q, { viewerId, creator: row.creator, studyState: row.state, images });
+function toJson(
+  viewerId: string,
+  row: JoinedRow,
+  images?: string[],
+  reported?: ReportedNotice,
+): QuestionJson {
+  return toQuestionJson(row.q, {
+    viewerId,
+    creator: row.creator,
+    studyState: row.state,
+    images,
+    reported,
+  });
 }
 
 /** Question JSON for the given ids in the given order (ids the viewer may not see are left out). */
@@ -130,11 +145,14 @@ export async function loadQuestionsJson(
   const rows = await selectQuestionJson(db, viewerId).where(
     and(inArray(questions.id, ids), visibleTo(viewerId)),
   );
-  const images = await imagesByQuestion(
-    db,
-    rows.map((r) => r.q.id),
+  const found = rows.map((r) => r.q.id);
+  const [images, notices] = await Promise.all([
+    imagesByQuestion(db, found),
+    reportedNotices(db, found),
+  ]);
+  const byId = new Map(
+    rows.map((r) => [r.q.id, toJson(viewerId, r, images.get(r.q.id), notices.get(r.q.id))]),
   );
-  const byId = new Map(rows.map((r) => [r.q.id, toJson(viewerId, r, images.get(r.q.id))]));
   return ids.flatMap((id) => byId.get(id) ?? []);
 }
 

@@ -4,12 +4,20 @@
  */
 import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { media, questionMedia, questions, studyStates, users } from "../../db/schema";
+import {
+  media,
+  questionMedia,
+  questionReports,
+  questions,
+  studyStates,
+  users,
+} from "../../db/schema";
 import { createHarness, type Harness } from "../../test/harness";
 import {
   imagesByQuestion,
   questionColumns,
   questionJsonSql,
+  reportedNotices,
   toQuestionJson,
 } from "./question-json";
 
@@ -125,6 +133,44 @@ describe("questionJsonSql", () => {
       { userId: sharing.user.id, questionId: inserted[0]!.id, easeFactor: 2.6 },
     ]);
 
+    // Issue 36: two open wrong-answer reports on one question (the first one's comment shows), a
+    // closed one and an open report of another kind that show nothing; and a taken-down question.
+    const reporter = await h.user();
+    await h.db.db.insert(questionReports).values([
+      {
+        questionId: inserted[1]!.id,
+        reporterId: viewer.user.id,
+        kind: "wrong_answer",
+        comment: "C, not B",
+        createdAt: new Date("2025-03-03T01:02:03.456Z"),
+      },
+      {
+        questionId: inserted[1]!.id,
+        reporterId: reporter.user.id,
+        kind: "wrong_answer",
+        comment: "Later",
+        createdAt: new Date("2025-03-04T01:02:03.456Z"),
+      },
+      {
+        questionId: inserted[0]!.id,
+        reporterId: reporter.user.id,
+        kind: "wrong_answer",
+        status: "dismissed",
+      },
+      { questionId: inserted[2]!.id, reporterId: reporter.user.id, kind: "unclear" },
+    ]);
+    await h.db.db
+      .update(questions)
+      .set({ takenDownAt: new Date("2025-03-05T00:00:00.000Z") })
+      .where(eq(questions.id, inserted[0]!.id));
+    const notices = await reportedNotices(
+      h.db.db,
+      inserted.map((q) => q.id),
+    );
+    expect([...notices.values()]).toEqual([
+      { count: 2, comment: "C, not B", reportedAt: "2025-03-03T01:02:03.456Z" },
+    ]);
+
     const viewerId = viewer.user.id;
     const rows = await h.db.db
       .select({
@@ -148,9 +194,15 @@ describe("questionJsonSql", () => {
           creator: { username: row.creatorName, publicProfile: row.creatorPublic },
           studyState: row.s,
           images: images.get(row.q.id),
+          reported: notices.get(row.q.id),
         }),
       );
     }
+    expect(byId0(rows, inserted[1]!.id)).toMatchObject({ reported: { count: 2 } });
+    expect(byId0(rows, inserted[0]!.id)).toMatchObject({
+      reported: null,
+      takenDownAt: "2025-03-05T00:00:00.000Z",
+    });
     expect(byId0(rows, inserted[3]!.id)).toMatchObject({
       questionType: "flashcard",
       back: 'Back <img src="x">',

@@ -13,6 +13,7 @@ import { visibilityOf, type QuestionVisibility } from "../../../core/visibility"
 import type { Db } from "../../db/client";
 import {
   questionMedia,
+  questionReports,
   questions,
   studyStates,
   users,
@@ -68,6 +69,22 @@ export interface QuestionJson {
   createdAt: string;
   updatedAt: string;
   studyData: StudyDataJson[];
+  /**
+   * Issue 36, decision 381: the question has open "wrong answer" reports, and readers are told
+   * "Reported: the key may be wrong" with the first report's comment; null without one.
+   */
+  reported: ReportedNotice | null;
+  /** When copyright reports took it out of public view (decision 382); null when never, or restored. */
+  takenDownAt: string | null;
+}
+
+/** The notice of open wrong-answer reports on a question (decision 381). */
+export interface ReportedNotice {
+  /** How many open wrong-answer reports it has. */
+  count: number;
+  /** The first one's comment. */
+  comment: string;
+  reportedAt: string;
 }
 
 export interface CreatorInfo {
@@ -102,6 +119,7 @@ export function toQuestionJson(
     creator?: CreatorInfo | null;
     studyState?: StudyStateRow | null;
     images?: string[];
+    reported?: ReportedNotice | null;
   },
 ): QuestionJson {
   const own = row.creatorId === opts.viewerId;
@@ -132,6 +150,8 @@ export function toQuestionJson(
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
     studyData: opts.studyState ? [toStudyDataJson(opts.studyState)] : [],
+    reported: opts.reported ?? null,
+    takenDownAt: row.takenDownAt ? row.takenDownAt.toISOString() : null,
   };
 }
 
@@ -178,7 +198,14 @@ export function questionJsonSql(
     case when ${questions.isPublic} then 'public' when ${questions.programId} is not null then 'program'
       else 'private' end as "visibility",
     ${isoTime(questions.createdAt)} as "createdAt", ${isoTime(questions.updatedAt)} as "updatedAt",
-    ${studyData} as "studyData"
+    ${studyData} as "studyData",
+    (select json_build_object('count', count(*)::int,
+        'comment', (array_agg(${questionReports.comment} order by ${questionReports.createdAt}, ${questionReports.id}))[1],
+        'reportedAt', ${isoTime(sql`min(${questionReports.createdAt})`)})
+      from ${questionReports} where ${questionReports.questionId} = ${questions.id}
+        and ${questionReports.status} = 'open' and ${questionReports.kind} = 'wrong_answer'
+      having count(*) > 0) as "reported",
+    ${isoTime(questions.takenDownAt)} as "takenDownAt"
   ) as question)`;
 }
 
@@ -198,6 +225,49 @@ export async function imagesByQuestion(
       const list = out.get(r.questionId);
       if (list) list.push(r.sha256);
       else out.set(r.questionId, [r.sha256]);
+    }
+  }
+  return out;
+}
+
+/**
+ * The notices of a page of questions (decision 381), in one statement over the partial index of open
+ * wrong-answer reports: almost every question has none, so the lookup reads almost nothing.
+ */
+export async function reportedNotices(
+  db: Db,
+  questionIds: readonly string[],
+): Promise<Map<string, ReportedNotice>> {
+  const out = new Map<string, ReportedNotice>();
+  for (let start = 0; start < questionIds.length; start += 5000) {
+    const rows = await db
+      .select({
+        questionId: questionReports.questionId,
+        comment: questionReports.comment,
+        createdAt: questionReports.createdAt,
+      })
+      .from(questionReports)
+      .where(
+        and(
+          inArray(questionReports.questionId, questionIds.slice(start, start + 5000)),
+          eq(questionReports.status, "open"),
+          eq(questionReports.kind, "wrong_answer"),
+        ),
+      )
+      .orderBy(
+        asc(questionReports.questionId),
+        asc(questionReports.createdAt),
+        asc(questionReports.id),
+      );
+    for (const r of rows) {
+      const seen = out.get(r.questionId);
+      if (seen) seen.count += 1;
+      else
+        out.set(r.questionId, {
+          count: 1,
+          comment: r.comment,
+          reportedAt: r.createdAt.toISOString(),
+        });
     }
   }
   return out;

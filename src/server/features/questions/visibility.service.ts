@@ -11,6 +11,7 @@ import {
   visibilityOf,
   type QuestionVisibility,
 } from "../../../core/visibility";
+import { REPORT_MESSAGES } from "../../../core/reports";
 import type { Db } from "../../db/client";
 import { users } from "../../db/schema";
 import { badRequest } from "../../errors";
@@ -95,6 +96,8 @@ export function editedVisibility(
     programId: string | null;
     reserved: boolean;
     shareStatement: string;
+    /** Issue 36, decision 382: taken down for copyright, it stays private until an admin restores it. */
+    takenDownAt?: Date | null;
   },
   req: VisibilityRequest,
 ): VisibilityWrite | undefined {
@@ -109,6 +112,7 @@ export function editedVisibility(
     return undefined;
   }
   if (level === "public" && stored.reserved) throw badRequest(RESERVED_NOT_PUBLIC);
+  if (level === "public" && stored.takenDownAt) throw badRequest(REPORT_MESSAGES.TAKEN_DOWN_PUBLIC);
   if (level === "public" && req.visibility === undefined) {
     return { isPublic: true, programId: null, shareStatement: (req.shareStatement ?? "").trim() };
   }

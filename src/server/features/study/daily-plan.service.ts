@@ -3,6 +3,7 @@
  * the daily limits, the catch-up after time away (decision 371) and leeches (decision 372). The list
  * itself is due-page.service.ts; every state change goes through study-writer.service.ts.
  */
+import { fileLeechReport } from "../reports/reports.service";
 import { and, desc, eq, gte, inArray, lte, sql } from "drizzle-orm";
 import {
   CATCH_UP_DAYS,
@@ -298,8 +299,9 @@ export async function resetLeech(
 }
 
 /**
- * "Report as a bad question" from the Leeches list: recorded on the resident's leech mark with their
- * note, and counted for the question's owner (until issue 36 brings reports of their own).
+ * "Report as a bad question" from the Leeches list: recorded on the resident's leech mark (the list's
+ * "reported" and the owner's counts) and filed as a real report on the question, of kind other with the
+ * note, in its owner's review queue (issue 36, decision 383).
  */
 export async function reportLeech(
   db: Db,
@@ -316,6 +318,7 @@ export async function reportLeech(
         target: [leechMarks.userId, leechMarks.questionId],
         set: { reportedAt: now, reportNote: input.note },
       });
+    await fileLeechReport(tx, userId, input.questionId, input.note, now);
   });
   return { success: true };
 }

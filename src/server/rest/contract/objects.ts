@@ -47,6 +47,9 @@ export const Question = named(
     visibility: str,
     createdAt: str,
     studyData: arr(obj({ user: str, easeFactor: num })),
+    // Issue 36: open wrong-answer reports ("Reported: the key may be wrong"), and a copyright takedown.
+    reported: nullable(obj({ count: num, comment: str, reportedAt: str })),
+    takenDownAt: nullable(str),
   }),
 );
 

@@ -6,6 +6,7 @@ import { isFlashcard } from "@/web/components/questions/question-kind";
 import { QuestionImages } from "@/web/components/questions/question-images";
 import type { QuestionJson } from "@/web/components/questions/question-kind";
 import { RichContent } from "@/web/components/questions/rich-content";
+import { ReportedNoticeBox, ReportProblem } from "@/web/components/reports/report-problem";
 import { Badge } from "@/web/components/ui/badge";
 import { Button } from "@/web/components/ui/button";
 import { Card, CardContent } from "@/web/components/ui/card";
@@ -78,6 +79,11 @@ export function QuestionCard({
             {question.isPublic && <Badge variant="success">Public</Badge>}
             {question.visibility === "program" && <Badge variant="secondary">Program</Badge>}
             {due && <Badge variant="warning">Due</Badge>}
+            {question.takenDownAt && (
+              <Badge variant="destructive" data-testid="taken-down">
+                Taken down: copyright reports
+              </Badge>
+            )}
             {own && leechResidents !== undefined && leechResidents > 0 && (
               <Badge variant="outline" data-testid="leech-residents">
                 Leech for {leechResidents} {leechResidents === 1 ? "resident" : "residents"}
@@ -144,6 +150,8 @@ export function QuestionCard({
           </Button>
         )}
         {canSeeStats && statsOpen && <ItemStatsPanel questionId={question._id} correct={correct} />}
+        <ReportedNoticeBox reported={question.reported} />
+        {!own && <ReportProblem questionId={question._id} />}
       </CardContent>
     </Card>
   );

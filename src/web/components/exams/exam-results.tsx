@@ -6,6 +6,7 @@ import { PageHeader } from "@/web/components/layout/page-header";
 import { Alert, useBanner } from "@/web/components/ui/alert";
 import { Badge } from "@/web/components/ui/badge";
 import { QuestionImages } from "@/web/components/questions/question-images";
+import { ReportProblem } from "@/web/components/reports/report-problem";
 import { Button } from "@/web/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "@/web/components/ui/card";
 import { Spinner } from "@/web/components/ui/spinner";
@@ -191,6 +192,7 @@ function ReviewCard({ examId }: { examId: string }) {
                     {item.explanation || item.generatedExplanation}
                   </p>
                 )}
+                <ReportProblem questionId={item.questionId} />
               </li>
             ))}
           </ol>

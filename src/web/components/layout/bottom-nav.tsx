@@ -16,17 +16,26 @@ const ENTRY_CLASSES = cn(
   "data-[status=active]:text-primary",
 );
 
+/**
+ * An entry's icon, count and label. `spoken`, when given, is what a screen reader says instead of the
+ * label (the full name, the count's words): read from the content rather than an aria-label, so the
+ * name always contains what is shown and nothing tells a speech user another name (axe's
+ * label-content-name-mismatch).
+ */
 function EntryFace({
   icon: Icon,
   label,
   badge,
+  spoken,
 }: {
   icon: Tab["icon"];
   label: ReactNode;
   badge?: NavBadge | null;
+  spoken?: string;
 }) {
   return (
     <>
+      {spoken && <span className="sr-only">{spoken}</span>}
       <span
         className="relative flex h-7 w-12 max-w-full items-center justify-center rounded-full transition-colors group-data-[status=active]:bg-accent"
         aria-hidden="true"
@@ -34,7 +43,7 @@ function EntryFace({
         <Icon className="size-5" />
         {badge && <NavCount badge={badge} className="absolute -top-1 right-1" />}
       </span>
-      <span className="max-w-full truncate" data-nav-label>
+      <span className="max-w-full truncate" data-nav-label aria-hidden={spoken ? true : undefined}>
         {label}
       </span>
     </>
@@ -83,10 +92,14 @@ export function BottomNav({ isAdmin, badges }: { isAdmin: boolean; badges?: NavB
               <Link
                 to={to}
                 activeOptions={{ exact: exact ?? false, includeSearch: false }}
-                aria-label={badge ? `${name ?? label}, ${badge.label}` : name}
                 className={ENTRY_CLASSES}
               >
-                <EntryFace icon={icon} label={label} badge={badge} />
+                <EntryFace
+                  icon={icon}
+                  label={label}
+                  badge={badge}
+                  spoken={badge ? `${name ?? label}, ${badge.label}` : name}
+                />
               </Link>
             </li>
           );
@@ -97,7 +110,6 @@ export function BottomNav({ isAdmin, badges }: { isAdmin: boolean; badges?: NavB
             type="button"
             aria-haspopup="dialog"
             aria-expanded={open}
-            aria-label={moreBadge ? `More, ${moreBadge.label}` : undefined}
             data-status={moreIsCurrent ? "active" : undefined}
             className={ENTRY_CLASSES}
             onPointerEnter={want}
@@ -107,7 +119,12 @@ export function BottomNav({ isAdmin, badges }: { isAdmin: boolean; badges?: NavB
               setOpenOn(open ? null : pathname);
             }}
           >
-            <EntryFace icon={Ellipsis} label="More" badge={moreBadge} />
+            <EntryFace
+              icon={Ellipsis}
+              label="More"
+              badge={moreBadge}
+              spoken={moreBadge ? `More, ${moreBadge.label}` : undefined}
+            />
           </button>
         </li>
       </ul>

@@ -47,15 +47,23 @@ export default function MoreSheet({
                 <li key={label}>
                   <Link
                     to={to}
-                    aria-label={badge ? `${name ?? label}, ${badge.label}` : undefined}
                     activeOptions={{ exact: exact ?? false, includeSearch: false }}
                     // The page it leads to may be this one: the sheet closes all the same.
                     onClick={() => onOpenChange(false)}
                     className="flex min-h-12 items-center gap-3 rounded-md px-3 font-medium text-foreground outline-none hover:bg-accent focus-visible:ring-2 focus-visible:ring-ring data-[status=active]:bg-accent data-[status=active]:text-primary"
                   >
                     <Icon className="size-5" aria-hidden="true" />
-                    {name ?? label}
-                    {badge && <NavCount badge={badge} className="ml-auto" />}
+                    {/* The count's words are read from the content, not an aria-label, so the name
+                        holds what is shown (axe's label-content-name-mismatch). */}
+                    {badge ? (
+                      <>
+                        <span className="sr-only">{`${name ?? label}, ${badge.label}`}</span>
+                        <span aria-hidden="true">{name ?? label}</span>
+                        <NavCount badge={badge} className="ml-auto" />
+                      </>
+                    ) : (
+                      (name ?? label)
+                    )}
                   </Link>
                 </li>
               );

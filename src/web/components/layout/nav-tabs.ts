@@ -3,6 +3,7 @@ import {
   BookOpen,
   Camera,
   ClipboardList,
+  Flag,
   GraduationCap,
   House,
   Library,
@@ -51,6 +52,8 @@ const TABS: readonly Tab[] = [
   { to: "/browse", label: "Browse", icon: Library },
   // Issue 32: the residency program (members, assignments; the dashboard for directors).
   { to: "/program", label: "Program", icon: GraduationCap, inMore: true },
+  // Issue 36: reports on questions (the review queue and the user's own reports).
+  { to: "/reports", label: "Reports", icon: Flag, inMore: true },
   { to: "/settings", label: "Settings", icon: Settings, inMore: true },
 ];
 

@@ -6,6 +6,7 @@ import {
   ExplanationPanel,
   type ExplanationValue,
 } from "@/web/components/explanations/explanation-panel";
+import { ReportedNoticeBox, ReportProblem } from "@/web/components/reports/report-problem";
 import { Button } from "@/web/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "@/web/components/ui/card";
 import { Progress } from "@/web/components/ui/progress";
@@ -117,6 +118,7 @@ export function SessionQuestion({
                 <div className="space-y-4">
                   <ResultBanner isCorrect={result.isCorrect} />
                   <CorrectAnswers question={question} letters={result.correctAnswers} />
+                  <ReportedNoticeBox reported={question.reported} />
                   <QuestionExplanation text={result.explanation} />
                   <ExplanationPanel
                     key={question._id}
@@ -162,6 +164,7 @@ export function SessionQuestion({
                       ))}
                     </div>
                   </div>
+                  <ReportProblem key={question._id} questionId={question._id} />
                 </div>
               )}
             </>
