@@ -10,6 +10,7 @@ import type { Db } from "../../db/client";
 import { questionReports, questions, users } from "../../db/schema";
 import { AppError, isUniqueViolation, notFound } from "../../errors";
 import { recordAudit, type AuditMeta } from "../audit/audit.service";
+import { markEditor } from "../history/mark-editor";
 import { requireVisibleQuestion } from "../questions/question-access";
 import { handlesQuestion, type Viewer } from "./report-access";
 import { reportJson, type ReportJson } from "./reports-queue.service";
@@ -226,6 +227,8 @@ export async function decideTakedown(
       .where(open)
       .returning({ id: questionReports.id });
     if (input.decision === "restore") {
+      // The question's history names the admin who put it back (decision 385).
+      await markEditor(tx, viewer.id, { at: meta.at });
       await tx
         .update(questions)
         .set({ isPublic: true, programId: null, takenDownAt: null })

@@ -5,6 +5,7 @@ import {
   auditEvents,
   publicCategoryCounts,
   questionReports,
+  questionVersions,
   questions,
   studyStates,
 } from "../../db/schema";
@@ -295,6 +296,13 @@ describe("takedown", () => {
     ).toMatchObject({ decision: "restore", closedReports: 3 });
     const [back] = await h.db.db.select().from(questions).where(eq(questions.id, restored));
     expect(back).toMatchObject({ isPublic: true, takenDownAt: null });
+    // The history names nobody for the automatic takedown and the admin for the restore.
+    const versions = await h.db.db
+      .select({ version: questionVersions.version, editorId: questionVersions.editorId })
+      .from(questionVersions)
+      .where(eq(questionVersions.questionId, restored))
+      .orderBy(questionVersions.version);
+    expect(versions.map((v) => v.editorId).slice(-2)).toEqual([null, admin.user.id]);
     expect(await codeOf(report(outsider, restored, "unclear", ""))).toBe("OK");
 
     await admin.caller.reports.decideTakedown({ questionId: kept, decision: "keep", note: "" });
