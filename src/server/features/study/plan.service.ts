@@ -3,19 +3,21 @@
  * maximum, plan categories, load balancing and easy days (`setPlan`), and the plan itself: the
  * new-question pace (`examPace`) and the forecast (`forecast`), both pure in src/core.
  *
- * Cost (decision 377): two queries, one over the user's study states joined to their questions and one
- * counting the plan's unseen questions per category; the projection runs in memory.
+ * Cost (decisions 377, 395): two queries, one over the user's study states joined to their questions
+ * (aggregated into one row, plan-cards.ts) and one counting the plan's unseen questions per category;
+ * the projection runs in memory.
  */
 import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import { MAX_EXAM_DAYS, PLAN_MESSAGES, type TPlanInput } from "../../../core/schemas/plan";
 import { examPace, type Pace } from "../../../core/srs/exam-plan";
 import { forecast, type Forecast } from "../../../core/srs/forecast";
-import { memoryFromSm2, type SchedulerName } from "../../../core/srs/fsrs";
+import type { SchedulerName } from "../../../core/srs/fsrs";
 import { localDayKey, resolveTimeZone } from "../../../core/stats/days";
 import type { Db } from "../../db/client";
 import { questions, studyStates, users } from "../../db/schema";
 import { badRequest, notFound } from "../../errors";
 import { visibleTo } from "../questions/question-json";
+import { studiedCards } from "./plan-cards";
 import { schedulerSettings } from "./study-writer.service";
 
 export interface PlanSettingsJson {
@@ -112,47 +114,10 @@ export async function getPlan(db: Db, userId: string, now: Date): Promise<PlanJs
   const s = await planSettings(db, userId);
   const settings = await schedulerSettings(db, userId);
   const cats = s.planCategories;
-  const [states, unseen] = await Promise.all([
-    db
-      .select({
-        category: questions.category,
-        dueAt: studyStates.dueAt,
-        lastReviewedAt: studyStates.lastReviewedAt,
-        stability: studyStates.stability,
-        difficulty: studyStates.fsrsDifficulty,
-        intervalDays: studyStates.intervalDays,
-        easeFactor: studyStates.easeFactor,
-      })
-      .from(studyStates)
-      .innerJoin(questions, eq(questions.id, studyStates.questionId))
-      .where(
-        and(
-          eq(studyStates.userId, userId),
-          cats.length > 0 ? inArray(questions.category, [...cats]) : undefined,
-        ),
-      ),
+  const [cards, unseen] = await Promise.all([
+    studiedCards(db, userId, cats),
     unseenByCategory(db, userId, cats),
   ]);
-  const cards = states.map((r) => {
-    const memory =
-      r.stability != null && r.difficulty != null
-        ? { stability: r.stability, difficulty: r.difficulty }
-        : memoryFromSm2({
-            easeFactor: r.easeFactor,
-            intervalDays: r.intervalDays,
-            repetitions: 0,
-            lapses: 0,
-            dueAt: r.dueAt,
-            lastReviewedAt: r.lastReviewedAt,
-          });
-    return {
-      category: r.category,
-      dueAt: r.dueAt?.getTime() ?? null,
-      lastReviewedAt: r.lastReviewedAt?.getTime() ?? null,
-      stability: memory.stability,
-      difficulty: memory.difficulty,
-    };
-  });
   const unseenTotal = Object.values(unseen).reduce((a, b) => a + b, 0);
   const pace = examPace({
     unseen: unseenTotal,
