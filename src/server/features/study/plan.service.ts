@@ -17,7 +17,9 @@ import type { Db } from "../../db/client";
 import { questions, studyStates, users } from "../../db/schema";
 import { badRequest, notFound } from "../../errors";
 import { visibleTo } from "../questions/question-json";
+import { userVersion } from "../../db/user-versions";
 import { studiedCards } from "./plan-cards";
+import { planReadCacheOf, planReadKey, type PlanRead } from "./plan-read-cache";
 import { schedulerSettings } from "./study-writer.service";
 
 export interface PlanSettingsJson {
@@ -110,14 +112,46 @@ export async function planPace(db: Db, userId: string, now: Date): Promise<Pace>
   });
 }
 
+/**
+ * The plan's two reads (studied cards, unseen per category), kept between requests while the user's
+ * version is unchanged when the handle has the cache (decision 396). The version is read first, in a
+ * statement of its own, so a write committed during the reads moves it past the one kept.
+ */
+async function planRead(
+  db: Db,
+  userId: string,
+  cats: readonly string[],
+  now: Date,
+): Promise<PlanRead> {
+  const read = async (): Promise<PlanRead> => {
+    const [cards, unseen] = await Promise.all([
+      studiedCards(db, userId, cats),
+      unseenByCategory(db, userId, cats),
+    ]);
+    return { cards, unseen };
+  };
+  const cache = planReadCacheOf(db);
+  if (!cache) return read();
+  const key = planReadKey(userId, cats);
+  const version = await userVersion(db, userId);
+  const kept = cache.get(key, version, now.getTime());
+  if (kept) return kept;
+  const value = await read();
+  cache.set(key, {
+    value,
+    version,
+    dayKey: "",
+    readAt: now.getTime(),
+    validUntil: Number.POSITIVE_INFINITY,
+  });
+  return value;
+}
+
 export async function getPlan(db: Db, userId: string, now: Date): Promise<PlanJson> {
   const s = await planSettings(db, userId);
   const settings = await schedulerSettings(db, userId);
   const cats = s.planCategories;
-  const [cards, unseen] = await Promise.all([
-    studiedCards(db, userId, cats),
-    unseenByCategory(db, userId, cats),
-  ]);
+  const { cards, unseen } = await planRead(db, userId, cats, now);
   const unseenTotal = Object.values(unseen).reduce((a, b) => a + b, 0);
   const pace = examPace({
     unseen: unseenTotal,
