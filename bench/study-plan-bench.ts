@@ -7,7 +7,9 @@
  * Decision 395: also times getPlan's parts (the aggregated card read, the unseen counts, the pure
  * forecast) and, as the same run's baseline, the per-row card read getPlan made before it (and the
  * whole plan computed with it), after checking that both reads give the same cards in the same order.
- * Calls alternate between the two, so both see the same load; the load average is printed.
+ * Calls alternate between the two, so both see the same load; the load average is printed. Last,
+ * getPlan with its reads kept between requests (decision 396, the server's default), after a first
+ * call that fills the cache; the figures before it are every call reading the database.
  *
  *   npx tsx bench/study-plan-bench.ts [--runs 30]         # PGlite (in memory)
  *   TEST_DATABASE_URL=postgres://… npx tsx bench/study-plan-bench.ts   # PostgreSQL (a fresh database)
@@ -24,6 +26,7 @@ import { questions, studyStates, users } from "../src/server/db/schema";
 import { rowsOf } from "../src/server/db/migrate";
 import { studiedCards } from "../src/server/features/study/plan-cards";
 import { getPlan, unseenByCategory } from "../src/server/features/study/plan.service";
+import { enablePlanReadCache } from "../src/server/features/study/plan-read-cache";
 import { schedulerSettings } from "../src/server/features/study/study-writer.service";
 import { dueLoads } from "../src/server/features/study/review-placement";
 import { registerUser } from "../src/server/features/auth/auth.service";
@@ -234,6 +237,10 @@ await alternate({
       settings,
     }),
 });
+// Decision 396: the reads kept between requests (the server's default); the first call fills it.
+enablePlanReadCache(db);
+await getPlan(db, userId, NOW);
+await time("study.plan, reads kept (decision 396)", () => getPlan(db, userId, NOW));
 console.log(`load average after: ${load()}`);
 const window = { from: NOW, to: new Date(NOW.getTime() + 30 * DAY) };
 await time("dueLoads, 30-day window", () => dueLoads(db, userId, window, "America/Chicago", null));
