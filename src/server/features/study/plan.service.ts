@@ -19,7 +19,7 @@ import { badRequest, notFound } from "../../errors";
 import { visibleTo } from "../questions/question-json";
 import { userVersion } from "../../db/user-versions";
 import { studiedCards } from "./plan-cards";
-import { planReadCacheOf, planReadKey, type PlanRead } from "./plan-read-cache";
+import { planReadCacheOf, planReadKey, type PlanRead, type PlanReadCache } from "./plan-read-cache";
 import { schedulerSettings } from "./study-writer.service";
 
 export interface PlanSettingsJson {
@@ -114,7 +114,7 @@ export async function planPace(db: Db, userId: string, now: Date): Promise<Pace>
 
 /**
  * The plan's two reads (studied cards, unseen per category), kept between requests while the user's
- * version is unchanged when the handle has the cache (decision 396). The version is read first, in a
+ * version is unchanged when the handle has the cache (decision 396). `version` was read before, in a
  * statement of its own, so a write committed during the reads moves it past the one kept.
  */
 async function planRead(
@@ -122,24 +122,19 @@ async function planRead(
   userId: string,
   cats: readonly string[],
   now: Date,
+  kept: { cache: PlanReadCache; version: string } | null,
 ): Promise<PlanRead> {
-  const read = async (): Promise<PlanRead> => {
-    const [cards, unseen] = await Promise.all([
-      studiedCards(db, userId, cats),
-      unseenByCategory(db, userId, cats),
-    ]);
-    return { cards, unseen };
-  };
-  const cache = planReadCacheOf(db);
-  if (!cache) return read();
   const key = planReadKey(userId, cats);
-  const version = await userVersion(db, userId);
-  const kept = cache.get(key, version, now.getTime());
-  if (kept) return kept;
-  const value = await read();
-  cache.set(key, {
+  const hit = kept?.cache.get(key, kept.version, now.getTime());
+  if (hit) return hit;
+  const [cards, unseen] = await Promise.all([
+    studiedCards(db, userId, cats),
+    unseenByCategory(db, userId, cats),
+  ]);
+  const value = { cards, unseen };
+  kept?.cache.set(key, {
     value,
-    version,
+    version: kept.version,
     dayKey: "",
     readAt: now.getTime(),
     validUntil: Number.POSITIVE_INFINITY,
@@ -148,10 +143,21 @@ async function planRead(
 }
 
 export async function getPlan(db: Db, userId: string, now: Date): Promise<PlanJson> {
-  const s = await planSettings(db, userId);
-  const settings = await schedulerSettings(db, userId);
+  const cache = planReadCacheOf(db);
+  // Three small independent reads at once (one round trip's wait on PostgreSQL).
+  const [s, settings, version] = await Promise.all([
+    planSettings(db, userId),
+    schedulerSettings(db, userId),
+    cache ? userVersion(db, userId) : null,
+  ]);
   const cats = s.planCategories;
-  const { cards, unseen } = await planRead(db, userId, cats, now);
+  const { cards, unseen } = await planRead(
+    db,
+    userId,
+    cats,
+    now,
+    cache && version !== null ? { cache, version } : null,
+  );
   const unseenTotal = Object.values(unseen).reduce((a, b) => a + b, 0);
   const pace = examPace({
     unseen: unseenTotal,
