@@ -4,15 +4,30 @@
  * with an exam date 120 days out. Goal ≤ 100 ms on the server. Also times the load balancer's
  * per-day due counts for a 30-day window (study-writer `dueLoads`) and shows its query plan.
  *
- *   npx tsx bench/study-plan-bench.ts                     # PGlite (in memory)
+ * Decision 395: also times getPlan's parts (the aggregated card read, the unseen counts, the pure
+ * forecast) and, as the same run's baseline, the per-row card read getPlan made before it (and the
+ * whole plan computed with it), after checking that both reads give the same cards in the same order.
+ * Calls alternate between the two, so both see the same load; the load average is printed. Last,
+ * getPlan with its reads kept between requests (decision 396, the server's default), after a first
+ * call that fills the cache; the figures before it are every call reading the database.
+ *
+ *   npx tsx bench/study-plan-bench.ts [--runs 30]         # PGlite (in memory)
  *   TEST_DATABASE_URL=postgres://… npx tsx bench/study-plan-bench.ts   # PostgreSQL (a fresh database)
  */
-import { sql } from "drizzle-orm";
+import os from "node:os";
+import { isDeepStrictEqual } from "node:util";
+import { eq, sql } from "drizzle-orm";
 import { CATEGORIES } from "../src/core/constants";
+import { examPace } from "../src/core/srs/exam-plan";
+import { forecast, type ForecastCard } from "../src/core/srs/forecast";
+import { memoryFromSm2 } from "../src/core/srs/fsrs";
+import { localDayKey } from "../src/core/stats/days";
 import { questions, studyStates, users } from "../src/server/db/schema";
-import { eq } from "drizzle-orm";
 import { rowsOf } from "../src/server/db/migrate";
-import { getPlan } from "../src/server/features/study/plan.service";
+import { studiedCards } from "../src/server/features/study/plan-cards";
+import { getPlan, unseenByCategory } from "../src/server/features/study/plan.service";
+import { enablePlanReadCache } from "../src/server/features/study/plan-read-cache";
+import { schedulerSettings } from "../src/server/features/study/study-writer.service";
 import { dueLoads } from "../src/server/features/study/review-placement";
 import { registerUser } from "../src/server/features/auth/auth.service";
 import { createTestDb } from "../src/server/test/db";
@@ -21,7 +36,8 @@ const DAY = 86_400_000;
 const NOW = new Date("2027-01-04T15:00:00Z");
 const TOTAL = 10_000;
 const STUDIED = 8_000;
-const RUNS = 15;
+const runsAt = process.argv.indexOf("--runs");
+const RUNS = runsAt > 0 ? Math.max(1, Number(process.argv[runsAt + 1]) || 30) : 30;
 
 const h = await createTestDb();
 const db = h.db;
@@ -80,6 +96,21 @@ for (let start = 0; start < TOTAL; start += 1000) {
 await db.execute(sql`ANALYZE study_states`);
 await db.execute(sql`ANALYZE questions`);
 
+const load = () =>
+  os
+    .loadavg()
+    .map((x) => x.toFixed(2))
+    .join(" ");
+
+function report(label: string, ms: number[]) {
+  const sorted = [...ms].sort((a, b) => a - b);
+  const median = sorted[Math.floor(sorted.length / 2)]!;
+  console.log(
+    `${label}: median ${median.toFixed(1)} ms, best ${sorted[0]!.toFixed(1)} ms, worst ${sorted.at(-1)!.toFixed(1)} ms (${ms.length} runs, first included)`,
+  );
+  return median;
+}
+
 async function time(label: string, fn: () => Promise<unknown>) {
   const ms: number[] = [];
   for (let i = 0; i < RUNS; i++) {
@@ -87,12 +118,73 @@ async function time(label: string, fn: () => Promise<unknown>) {
     await fn();
     ms.push(performance.now() - t);
   }
-  ms.sort((a, b) => a - b);
-  const median = ms[Math.floor(ms.length / 2)]!;
-  console.log(
-    `${label}: median ${median.toFixed(1)} ms, best ${ms[0]!.toFixed(1)} ms, worst ${ms.at(-1)!.toFixed(1)} ms (${RUNS} runs, first included)`,
-  );
-  return median;
+  return report(label, ms);
+}
+
+/** Several timed functions called in turn, RUNS rounds, so that each sees the same load. */
+async function alternate(fns: Record<string, () => Promise<unknown>>) {
+  const ms: Record<string, number[]> = Object.fromEntries(Object.keys(fns).map((k) => [k, []]));
+  for (let i = 0; i < RUNS; i++) {
+    for (const [k, fn] of Object.entries(fns)) {
+      const t = performance.now();
+      await fn();
+      ms[k]!.push(performance.now() - t);
+    }
+  }
+  for (const [k, v] of Object.entries(ms)) report(k, v);
+}
+
+/** getPlan's card read before decision 395: one row per state, mapped in Node. */
+async function perRowCards(): Promise<ForecastCard[]> {
+  const rows = await db
+    .select({
+      category: questions.category,
+      dueAt: studyStates.dueAt,
+      lastReviewedAt: studyStates.lastReviewedAt,
+      stability: studyStates.stability,
+      difficulty: studyStates.fsrsDifficulty,
+      intervalDays: studyStates.intervalDays,
+      easeFactor: studyStates.easeFactor,
+    })
+    .from(studyStates)
+    .innerJoin(questions, eq(questions.id, studyStates.questionId))
+    .where(eq(studyStates.userId, userId));
+  return rows.map((r) => {
+    const memory =
+      r.stability != null && r.difficulty != null
+        ? { stability: r.stability, difficulty: r.difficulty }
+        : memoryFromSm2({ ...r, repetitions: 0, lapses: 0 });
+    return {
+      category: r.category,
+      dueAt: r.dueAt?.getTime() ?? null,
+      lastReviewedAt: r.lastReviewedAt?.getTime() ?? null,
+      stability: memory.stability,
+      difficulty: memory.difficulty,
+    };
+  });
+}
+
+const ZONE = "America/Chicago";
+const EXAM = "2027-05-04";
+/** The whole plan as getPlan computed it before decision 395 (its settings reads included). */
+async function previousPlan() {
+  const settings = await schedulerSettings(db, userId);
+  await db.select().from(users).where(eq(users.id, userId));
+  const [cards, unseen] = await Promise.all([perRowCards(), unseenByCategory(db, userId, [])]);
+  const total = Object.values(unseen).reduce((a, b) => a + b, 0);
+  const today = localDayKey(NOW, ZONE);
+  const { newPerDay, maxNewPerDay, examTargetRetention } = plan.settings;
+  const pace = examPace({ unseen: total, today, examDate: EXAM, newPerDay, maxNewPerDay });
+  return forecast({
+    now: NOW,
+    timeZone: ZONE,
+    cards,
+    unseenByCategory: unseen,
+    pace: pace.perDay,
+    examDate: EXAM,
+    targetRetention: examTargetRetention,
+    settings,
+  });
 }
 
 const engine = process.env.TEST_DATABASE_URL ? "PostgreSQL" : "PGlite";
@@ -101,7 +193,55 @@ const plan = await getPlan(db, userId, NOW);
 console.log(
   `forecast days ${plan.days.length}, pace ${plan.pace.perDay}/day, categories ${Object.keys(plan.recallByCategory).length}`,
 );
-await time("study.plan (getPlan)", () => getPlan(db, userId, NOW));
+const [aggregated, perRow] = [await studiedCards(db, userId, []), await perRowCards()];
+if (!isDeepStrictEqual(aggregated, perRow)) throw new Error("the two card reads differ");
+const previous = await previousPlan();
+const { days, recallByCategory, shareSeen, shareSeenByExam } = plan;
+if (
+  !isDeepStrictEqual(
+    { days, recallByCategory, shareSeen, shareSeenByExam },
+    {
+      days: previous.days,
+      recallByCategory: previous.recallByCategory,
+      shareSeen: previous.shareSeen,
+      shareSeenByExam: previous.shareSeenByExam,
+    },
+  )
+) {
+  throw new Error("the plan differs from the previous computation");
+}
+console.log(
+  `cards: the aggregated and per-row reads agree (${aggregated.length}, same order); so does the plan`,
+);
+console.log(`load average before: ${load()}`);
+await alternate({
+  "study.plan (getPlan)": () => getPlan(db, userId, NOW),
+  "previous study.plan (per-row read)": previousPlan,
+});
+console.log(`load average: ${load()}`);
+const settings = await schedulerSettings(db, userId);
+const unseen = await unseenByCategory(db, userId, []);
+await alternate({
+  "  studied cards, one aggregated row": () => studiedCards(db, userId, []),
+  "  studied cards, per-row (before)": perRowCards,
+  "  unseen per category": () => unseenByCategory(db, userId, []),
+  "  forecast (pure)": async () =>
+    forecast({
+      now: NOW,
+      timeZone: ZONE,
+      cards: aggregated,
+      unseenByCategory: unseen,
+      pace: plan.pace.perDay,
+      examDate: EXAM,
+      targetRetention: 0.9,
+      settings,
+    }),
+});
+// Decision 396: the reads kept between requests (the server's default); the first call fills it.
+enablePlanReadCache(db);
+await getPlan(db, userId, NOW);
+await time("study.plan, reads kept (decision 396)", () => getPlan(db, userId, NOW));
+console.log(`load average after: ${load()}`);
 const window = { from: NOW, to: new Date(NOW.getTime() + 30 * DAY) };
 await time("dueLoads, 30-day window", () => dueLoads(db, userId, window, "America/Chicago", null));
 const explain = rowsOf<Record<string, string>>(

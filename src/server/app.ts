@@ -29,6 +29,7 @@ import { startAuditSweep } from "./features/audit/retention-sweep";
 import { startExamSweep } from "./features/exams/deadline-sweep";
 import { enableStatsCaches } from "./features/stats/stats-caches";
 import { enableDuePageCache } from "./features/study/due-page-cache";
+import { enablePlanReadCache } from "./features/study/plan-read-cache";
 import { registerMetrics } from "./metrics";
 import { registerReadiness } from "./ready";
 
@@ -89,7 +90,7 @@ export interface BuildAppOptions {
   examSweepMs?: number;
   /** AUDIT_RETENTION_DAYS: older audit entries are swept hourly; omitted: never (tests sweep by hand). */
   auditRetentionDays?: number;
-  /** False turns off the due page cache (on by default, both databases; decision 270). */
+  /** False turns off the due page cache and the exam plan's kept reads (on by default, both databases; decisions 270, 396). */
   duePageCache?: boolean;
   /** False turns off the dashboard's summary cache (on by default, both databases; decision 260). */
   statsCache?: boolean;
@@ -300,8 +301,12 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     sessionCache = cache;
   }
   // A due page read before is answered again while the user's version is unchanged, on both
-  // databases (docs/decisions/270-due-page-kept-by-version.md).
-  if (opts.duePageCache !== false) enableDuePageCache(handle.db);
+  // databases (docs/decisions/270-due-page-kept-by-version.md); the exam plan's reads likewise
+  // (docs/decisions/396-plan-reads-kept-by-version.md).
+  if (opts.duePageCache !== false) {
+    enableDuePageCache(handle.db);
+    enablePlanReadCache(handle.db);
+  }
   // The dashboard's summary, checked against per-user versions the triggers keep, and the rankings'
   // cohort of other users (docs/decisions/260-dashboard-and-rankings-kept-between-requests.md).
   if (opts.statsCache !== false) {

@@ -3,19 +3,23 @@
  * maximum, plan categories, load balancing and easy days (`setPlan`), and the plan itself: the
  * new-question pace (`examPace`) and the forecast (`forecast`), both pure in src/core.
  *
- * Cost (decision 377): two queries, one over the user's study states joined to their questions and one
- * counting the plan's unseen questions per category; the projection runs in memory.
+ * Cost (decisions 377, 395): two queries, one over the user's study states joined to their questions
+ * (aggregated into one row, plan-cards.ts) and one counting the plan's unseen questions per category;
+ * the projection runs in memory.
  */
 import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import { MAX_EXAM_DAYS, PLAN_MESSAGES, type TPlanInput } from "../../../core/schemas/plan";
 import { examPace, type Pace } from "../../../core/srs/exam-plan";
 import { forecast, type Forecast } from "../../../core/srs/forecast";
-import { memoryFromSm2, type SchedulerName } from "../../../core/srs/fsrs";
+import type { SchedulerName } from "../../../core/srs/fsrs";
 import { localDayKey, resolveTimeZone } from "../../../core/stats/days";
 import type { Db } from "../../db/client";
 import { questions, studyStates, users } from "../../db/schema";
 import { badRequest, notFound } from "../../errors";
 import { visibleTo } from "../questions/question-json";
+import { userVersion } from "../../db/user-versions";
+import { studiedCards } from "./plan-cards";
+import { planReadCacheOf, planReadKey, type PlanRead, type PlanReadCache } from "./plan-read-cache";
 import { schedulerSettings } from "./study-writer.service";
 
 export interface PlanSettingsJson {
@@ -108,51 +112,52 @@ export async function planPace(db: Db, userId: string, now: Date): Promise<Pace>
   });
 }
 
-export async function getPlan(db: Db, userId: string, now: Date): Promise<PlanJson> {
-  const s = await planSettings(db, userId);
-  const settings = await schedulerSettings(db, userId);
-  const cats = s.planCategories;
-  const [states, unseen] = await Promise.all([
-    db
-      .select({
-        category: questions.category,
-        dueAt: studyStates.dueAt,
-        lastReviewedAt: studyStates.lastReviewedAt,
-        stability: studyStates.stability,
-        difficulty: studyStates.fsrsDifficulty,
-        intervalDays: studyStates.intervalDays,
-        easeFactor: studyStates.easeFactor,
-      })
-      .from(studyStates)
-      .innerJoin(questions, eq(questions.id, studyStates.questionId))
-      .where(
-        and(
-          eq(studyStates.userId, userId),
-          cats.length > 0 ? inArray(questions.category, [...cats]) : undefined,
-        ),
-      ),
+/**
+ * The plan's two reads (studied cards, unseen per category), kept between requests while the user's
+ * version is unchanged when the handle has the cache (decision 396). `version` was read before, in a
+ * statement of its own, so a write committed during the reads moves it past the one kept.
+ */
+async function planRead(
+  db: Db,
+  userId: string,
+  cats: readonly string[],
+  now: Date,
+  kept: { cache: PlanReadCache; version: string } | null,
+): Promise<PlanRead> {
+  const key = planReadKey(userId, cats);
+  const hit = kept?.cache.get(key, kept.version, now.getTime());
+  if (hit) return hit;
+  const [cards, unseen] = await Promise.all([
+    studiedCards(db, userId, cats),
     unseenByCategory(db, userId, cats),
   ]);
-  const cards = states.map((r) => {
-    const memory =
-      r.stability != null && r.difficulty != null
-        ? { stability: r.stability, difficulty: r.difficulty }
-        : memoryFromSm2({
-            easeFactor: r.easeFactor,
-            intervalDays: r.intervalDays,
-            repetitions: 0,
-            lapses: 0,
-            dueAt: r.dueAt,
-            lastReviewedAt: r.lastReviewedAt,
-          });
-    return {
-      category: r.category,
-      dueAt: r.dueAt?.getTime() ?? null,
-      lastReviewedAt: r.lastReviewedAt?.getTime() ?? null,
-      stability: memory.stability,
-      difficulty: memory.difficulty,
-    };
+  const value = { cards, unseen };
+  kept?.cache.set(key, {
+    value,
+    version: kept.version,
+    dayKey: "",
+    readAt: now.getTime(),
+    validUntil: Number.POSITIVE_INFINITY,
   });
+  return value;
+}
+
+export async function getPlan(db: Db, userId: string, now: Date): Promise<PlanJson> {
+  const cache = planReadCacheOf(db);
+  // Three small independent reads at once (one round trip's wait on PostgreSQL).
+  const [s, settings, version] = await Promise.all([
+    planSettings(db, userId),
+    schedulerSettings(db, userId),
+    cache ? userVersion(db, userId) : null,
+  ]);
+  const cats = s.planCategories;
+  const { cards, unseen } = await planRead(
+    db,
+    userId,
+    cats,
+    now,
+    cache && version !== null ? { cache, version } : null,
+  );
   const unseenTotal = Object.values(unseen).reduce((a, b) => a + b, 0);
   const pace = examPace({
     unseen: unseenTotal,
