@@ -10,7 +10,7 @@ import {
 /**
  * Issue 36's journey at 375 px: a resident reports a wrong key from Study; the owner sees the report on
  * the Reports page, fixes the key in the editor and marks the report fixed with a note; the resident
- * reads the answer under My reports.
+ * reads the answer under My reports; the question's history shows the key's change.
  */
 test.use({ viewport: { width: 375, height: 740 } });
 
@@ -97,4 +97,15 @@ test("a wrong key reported from Study, fixed by its owner, and the answer read b
     "true",
   );
   await expect(card.getByTestId("reported-notice")).toHaveCount(0);
+
+  // The owner's history of the question shows the key's change.
+  await page.goto("/browse");
+  await page.getByRole("searchbox", { name: "Search questions" }).fill(stamp);
+  await page.getByRole("button", { name: "Search" }).click();
+  const ownCard = page.getByTestId("question-card").filter({ hasText: stamp });
+  await ownCard.getByRole("button", { name: "History" }).click();
+  const history = page.getByRole("dialog", { name: "Question history" });
+  await expect(
+    history.getByTestId("history-version").first().locator('[data-field="key"]'),
+  ).toContainText("Answer key: A → B");
 });
