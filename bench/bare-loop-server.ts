@@ -51,7 +51,10 @@ async function openClient(): Promise<Client> {
   });
   return {
     run: async (text, params) => (await db.query<Record<string, unknown>>(text, params)).rows,
-    tx: (fn) => db.transaction((t) => fn(async (text, params) => (await t.query(text, params)).rows as never)),
+    tx: (fn) =>
+      db.transaction((t) =>
+        fn(async (text, params) => (await t.query(text, params)).rows as never),
+      ),
     close: () => db.close(),
   };
 }
@@ -112,7 +115,10 @@ app.post("/rate", async (req) => {
     );
     if (!s) return {};
     if (s.pending_review_id != null) {
-      await run(`update reviews set difficulty = $2 where id = $1`, [s.pending_review_id, difficulty]);
+      await run(`update reviews set difficulty = $2 where id = $1`, [
+        s.pending_review_id,
+        difficulty,
+      ]);
     }
     const date = (v: unknown) => (v == null ? null : new Date(v as string));
     const before: StudyState = {

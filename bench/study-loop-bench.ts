@@ -164,12 +164,16 @@ type Target = "product" | "bare";
 
 function startServer(target: Target, kind: "postgres" | "pglite", where: string): ChildProcess {
   const dbEnv =
-    kind === "postgres" ? { DATABASE_URL: where, DATA_DIR: "" } : { DATABASE_URL: "", DATA_DIR: where };
+    kind === "postgres"
+      ? { DATABASE_URL: where, DATA_DIR: "" }
+      : { DATABASE_URL: "", DATA_DIR: where };
   const script =
     target === "product"
       ? path.join(ROOT, "src", "server", "main.ts")
       : path.join(ROOT, "bench", "bare-loop-server.ts");
-  return spawn(process.execPath, [...npmStartFlags(ROOT), "--import", "tsx", script], {
+  // LOOP_NODE_FLAGS: more Node flags for the server (`--cpu-prof --cpu-prof-dir=…` for a profile).
+  const extra = (process.env.LOOP_NODE_FLAGS ?? "").split(" ").filter(Boolean);
+  return spawn(process.execPath, [...npmStartFlags(ROOT), ...extra, "--import", "tsx", script], {
     cwd: ROOT,
     env: {
       ...process.env,
@@ -265,7 +269,8 @@ async function oneLoop(target: Target, user: LoopUser): Promise<"ok" | "empty" |
     JSON.stringify({ questionId: first._id, difficulty: 1 }),
   );
   if (a.status !== 200 || r.status !== 200) {
-    if (process.env.LOOP_DEBUG) console.error(a.status, a.text.slice(0, 300), r.status, r.text.slice(0, 300));
+    if (process.env.LOOP_DEBUG)
+      console.error(a.status, a.text.slice(0, 300), r.status, r.text.slice(0, 300));
     return "error";
   }
   return "ok";
@@ -283,7 +288,9 @@ interface LoadResult {
 
 function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
+  return sorted[
+    Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))
+  ]!;
 }
 
 /** `CONNECTIONS` loops at a time for `seconds`, users taken in turn. */
@@ -416,7 +423,10 @@ async function main() {
   const cpu = os.cpus();
   const rows = results.map((r) => {
     const bare = results.find((b) => b.engine === r.engine && b.target === "bare");
-    const ratio = r.target === "product" && bare ? `${((100 * r.perSecond) / bare.perSecond).toFixed(0)}%` : "–";
+    const ratio =
+      r.target === "product" && bare
+        ? `${((100 * r.perSecond) / bare.perSecond).toFixed(0)}%`
+        : "–";
     return `| ${r.engine} | ${r.target === "bare" ? "bare loop (bench/bare-loop-server.ts)" : "the product"} | ${r.perSecond.toFixed(0)} | ${ratio} | ${ms(r.p50)} | ${ms(r.p99)} | ${ms(r.bySchedulerP99.sm2)} / ${ms(r.bySchedulerP99.fsrs)} | ${r.serverCpuMs.toFixed(2)} ms | ${r.dbCpuMs === null ? "(in the server)" : `${r.dbCpuMs.toFixed(2)} ms`} | ${r.loadCpuMs.toFixed(2)} ms | ${r.errors} / ${r.empty} | ${r.load} |`;
   });
   const lines = [
