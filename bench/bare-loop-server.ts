@@ -12,6 +12,7 @@
  * The user is named by the `x-user` header; every statement is prepared.
  */
 import path from "node:path";
+import v8 from "node:v8";
 import Fastify from "fastify";
 import postgres from "postgres";
 import type { Difficulty } from "../src/core/constants";
@@ -42,6 +43,8 @@ async function openClient(): Promise<Client> {
       close: () => sql.end({ timeout: 1 }),
     };
   }
+  // As the product server runs PGlite (src/server/main.ts, decision 210): V8's baseline compiler only.
+  if (!process.env.PGLITE_OPTIMIZE_WASM) v8.setFlagsFromString("--liftoff-only");
   const { PGlite } = await import("@electric-sql/pglite");
   const { pg_trgm } = await import("@electric-sql/pglite/contrib/pg_trgm");
   const db = await PGlite.create({
