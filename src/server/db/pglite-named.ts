@@ -100,7 +100,9 @@ export async function nameStatements(client: PGlite): Promise<() => void> {
   }
 
   client.query = (<T>(text: string, params?: unknown[], options?: QueryOptions) =>
-    options?.blob ? original<T>(text, params, options) : namedQuery<T>(text, params ?? [], options)) as never;
+    options?.blob
+      ? original<T>(text, params, options)
+      : namedQuery<T>(text, params ?? [], options)) as never;
   return () => {
     client.query = original as never;
   };

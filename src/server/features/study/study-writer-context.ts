@@ -9,6 +9,9 @@ import { startOfLocalDay } from "../../../core/srs/exam-plan";
 import { resolveTimeZone } from "../../../core/stats/days";
 import type { users, StudyStateRow } from "../../db/schema";
 import type { WriterProgram } from "../programs/assignment-progress";
+import type { QuestionJson } from "../questions/question-json";
+import type { SchedulerName } from "../../../core/srs/fsrs";
+import type { NextIntervals } from "../../../core/srs/schedule";
 
 export interface WriterContext {
   settings: SchedulerSettings;
@@ -89,4 +92,20 @@ export function toState(row: StudyStateRow | undefined): StudyState {
     stability: row.stability,
     fsrsDifficulty: row.fsrsDifficulty,
   };
+}
+
+export interface AnswerResult {
+  isCorrect: boolean;
+  selected: string[];
+  correctAnswer: string;
+  correctAnswers: string[];
+  explanation: string;
+  generatedExplanation: string;
+  category: string;
+  reviewId: number;
+  /** The question with the caller's study entry after this answer. */
+  question: QuestionJson;
+  /** The caller's scheduler, and the days until the card comes back for each rating (issue 19). */
+  scheduler: SchedulerName;
+  nextIntervals: NextIntervals;
 }

@@ -38,9 +38,9 @@ import {
   toState,
   writerContextOf,
   writerUserFields,
+  type AnswerResult,
   type WriterContext,
 } from "./study-writer-context";
-import type { AnswerResult } from "./study-writer.service";
 
 const ph = {
   userId: sql.placeholder("userId"),

@@ -10,17 +10,11 @@ import { and, asc, eq, sql } from "drizzle-orm";
 import { FLASHCARD, type Difficulty } from "../../../core/constants";
 import type { TAnswerInput, TDifficulty } from "../../../core/schemas/study";
 import { answerKeyOf, isCorrectSelection } from "../../../core/correctness";
-import { initialStudyState, type StudyState } from "../../../core/srs";
-import type { SchedulerName, SchedulerSettings } from "../../../core/srs/fsrs";
+import type { StudyState } from "../../../core/srs";
+import type { SchedulerSettings } from "../../../core/srs/fsrs";
 import { replayReviews } from "../../../core/srs/replay";
-import { placesReviews, startOfLocalDay } from "../../../core/srs/exam-plan";
-import { resolveTimeZone } from "../../../core/stats/days";
-import {
-  answerState,
-  nextIntervals,
-  rateState,
-  type NextIntervals,
-} from "../../../core/srs/schedule";
+import { placesReviews } from "../../../core/srs/exam-plan";
+import { answerState, nextIntervals, rateState } from "../../../core/srs/schedule";
 import type { Db } from "../../db/client";
 import { rowsOf } from "../../db/migrate";
 import {
@@ -32,19 +26,20 @@ import {
   type StudyStateRow,
 } from "../../db/schema";
 import { badRequest, notFound } from "../../errors";
-import { countStudySetAnswer, type WriterProgram } from "../programs/assignment-progress";
+import { countStudySetAnswer } from "../programs/assignment-progress";
 import type { QuestionJson, StoredQuestion } from "../questions/question-json";
 import { questionJsonFor, requireVisibleQuestion } from "../questions/question-access";
 import { placeLive } from "./review-placement";
 import {
   toState,
+  type AnswerResult,
   writerContextOf,
   writerUserFields,
   type WriterContext,
 } from "./study-writer-context";
 import { answerLive, rateLive } from "./study-writer-live";
 
-export { toState } from "./study-writer-context";
+export { toState, type AnswerResult } from "./study-writer-context";
 
 export const STUDY_SESSION_NOT_FOUND = "Study session not found";
 export const NOT_AN_OPTION = "Please select one of the question's options";
@@ -52,22 +47,6 @@ export const NO_ANSWER_KEY = "This question has no correct answer yet. Add one i
 /** A flashcard has no options to answer: its review is the resident's rating (issue 17). */
 export const FLASHCARD_IS_RATED =
   "This is a flashcard: show its back, then rate it Again, Hard, Good or Easy.";
-
-export interface AnswerResult {
-  isCorrect: boolean;
-  selected: string[];
-  correctAnswer: string;
-  correctAnswers: string[];
-  explanation: string;
-  generatedExplanation: string;
-  category: string;
-  reviewId: number;
-  /** The question with the caller's study entry after this answer. */
-  question: QuestionJson;
-  /** The caller's scheduler, and the days until the card comes back for each rating (issue 19). */
-  scheduler: SchedulerName;
-  nextIntervals: NextIntervals;
-}
 
 /**
  * The user's scheduler and its settings: the one read every state change starts from, so SM-2 or
