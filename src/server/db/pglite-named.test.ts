@@ -39,6 +39,15 @@ describe("PGlite statements kept by name", () => {
     expect(count!.n).toBe(51);
   });
 
+  it("answers a kept statement's text again after its table changed shape", async () => {
+    await client().query("create table shape (id int)");
+    await client().query("insert into shape values ($1)", [1]);
+    expect((await client().query("select * from shape", [])).rows).toEqual([{ id: 1 }]);
+    await client().query("alter table shape add column v text default 'x'");
+    expect((await client().query("select * from shape", [])).rows).toEqual([{ id: 1, v: "x" }]);
+    expect((await client().query("select * from shape", [])).rows).toEqual([{ id: 1, v: "x" }]);
+  });
+
   it("never runs inside another caller's open transaction", async () => {
     let release!: () => void;
     const held = new Promise<void>((r) => (release = r));

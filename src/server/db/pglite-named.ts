@@ -71,7 +71,16 @@ export async function nameStatements(client: PGlite): Promise<() => void> {
     return entry;
   }
 
+  /** Answered when a kept statement no longer fits its tables: the call is made again unnamed. */
+  const STALE = Symbol("stale statement");
+
   async function namedQuery<T>(text: string, params: unknown[], options?: QueryOptions) {
+    const result = await namedOnce<T>(text, params, options);
+    // Outside the locks, which `query` takes again. A plan is refused before anything ran.
+    return result === STALE ? original<T>(text, params, options) : result;
+  }
+
+  async function namedOnce<T>(text: string, params: unknown[], options?: QueryOptions) {
     return pg._runExclusiveTransaction(() =>
       pg._runExclusiveQuery(async () => {
         const statement = await statementFor(text, options?.paramTypes);
@@ -82,17 +91,20 @@ export async function nameStatements(client: PGlite): Promise<() => void> {
           return serializer ? serializer(value) : String(value as string);
         });
         const messages: BackendMessage[] = [];
+        let stale = false;
         try {
           messages.push(...(await step(serialize.bind({ statement: statement.name, values }))));
           messages.push(...(await step(serialize.describe({ type: "P" }))));
           messages.push(...(await step(serialize.execute({}))));
         } catch (err) {
-          // A statement whose result no longer fits its tables (their shape changed) is made again.
-          if ((err as { code?: string }).code === "0A000") named.delete(text);
-          throw err;
+          // "cached plan must not change result type": its tables changed shape since it was kept.
+          if ((err as { code?: string }).code !== "0A000") throw err;
+          named.delete(text);
+          stale = true;
         } finally {
           messages.push(...(await step(serialize.sync())));
         }
+        if (stale) return STALE;
         await pg.syncToFs();
         return parse.parseResults(messages as never, pg.parsers as never, options)[0] as Results<T>;
       }),
