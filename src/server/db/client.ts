@@ -5,6 +5,7 @@ import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import postgres from "postgres";
 import { acquireDirLock } from "./dir-lock";
+import { nameStatements } from "./pglite-named";
 import * as schema from "./schema";
 
 export { DataDirLockedError } from "./dir-lock";
@@ -106,8 +107,17 @@ export async function createDb(opts: CreateDbOptions): Promise<DbHandle> {
       // PostgreSQL's default 128 MB of shared buffers live in PGlite's WebAssembly memory, which never
       // shrinks; the operating system's file cache still holds the data files behind a smaller pool
       // (docs/decisions/210-lean-server.md).
-      startParams: [...PGlite.defaultStartParams, "-c", `shared_buffers=${PGLITE_SHARED_BUFFERS}`],
+      startParams: [
+        ...PGlite.defaultStartParams,
+        "-c",
+        `shared_buffers=${PGLITE_SHARED_BUFFERS}`,
+        // As on PostgreSQL (above): a kept statement keeps its plan (decision 401).
+        "-c",
+        "plan_cache_mode=force_generic_plan",
+      ],
     });
+    // Each statement parsed and planned once, not on every call (pglite-named.ts, decision 401).
+    if (process.env.PGLITE_NAMED_STATEMENTS !== "0") await nameStatements(client);
     const db = drizzlePglite({ client, schema, casing: "snake_case" }) as unknown as Db;
     return {
       db,

@@ -62,6 +62,10 @@ export const SESSION_NEUTRAL_MUTATIONS: ReadonlySet<string> = new Set([
   "exams.answer",
   "exams.flag",
   "exams.eliminate",
+  // An answer and its rating write reviews and study states (and a resident's study-set progress),
+  // never users or sessions: the study loop (issue 35, docs/decisions/399-study-loop-session.md).
+  "study.answer",
+  "study.rate",
 ]);
 
 /**

@@ -10,17 +10,11 @@ import { and, asc, eq, sql } from "drizzle-orm";
 import { FLASHCARD, type Difficulty } from "../../../core/constants";
 import type { TAnswerInput, TDifficulty } from "../../../core/schemas/study";
 import { answerKeyOf, isCorrectSelection } from "../../../core/correctness";
-import { initialStudyState, type StudyState } from "../../../core/srs";
-import type { SchedulerName, SchedulerSettings } from "../../../core/srs/fsrs";
+import type { StudyState } from "../../../core/srs";
+import type { SchedulerSettings } from "../../../core/srs/fsrs";
 import { replayReviews } from "../../../core/srs/replay";
-import { placesReviews, startOfLocalDay } from "../../../core/srs/exam-plan";
-import { resolveTimeZone } from "../../../core/stats/days";
-import {
-  answerState,
-  nextIntervals,
-  rateState,
-  type NextIntervals,
-} from "../../../core/srs/schedule";
+import { placesReviews } from "../../../core/srs/exam-plan";
+import { answerState, nextIntervals, rateState } from "../../../core/srs/schedule";
 import type { Db } from "../../db/client";
 import { rowsOf } from "../../db/migrate";
 import {
@@ -32,10 +26,20 @@ import {
   type StudyStateRow,
 } from "../../db/schema";
 import { badRequest, notFound } from "../../errors";
-import { countStudySetAnswer, type WriterProgram } from "../programs/assignment-progress";
+import { countStudySetAnswer } from "../programs/assignment-progress";
 import type { QuestionJson, StoredQuestion } from "../questions/question-json";
 import { questionJsonFor, requireVisibleQuestion } from "../questions/question-access";
 import { placeLive } from "./review-placement";
+import {
+  toState,
+  type AnswerResult,
+  writerContextOf,
+  writerUserFields,
+  type WriterContext,
+} from "./study-writer-context";
+import { answerLive, rateLive } from "./study-writer-live";
+
+export { toState, type AnswerResult } from "./study-writer-context";
 
 export const STUDY_SESSION_NOT_FOUND = "Study session not found";
 export const NOT_AN_OPTION = "Please select one of the question's options";
@@ -43,22 +47,6 @@ export const NO_ANSWER_KEY = "This question has no correct answer yet. Add one i
 /** A flashcard has no options to answer: its review is the resident's rating (issue 17). */
 export const FLASHCARD_IS_RATED =
   "This is a flashcard: show its back, then rate it Again, Hard, Good or Easy.";
-
-export interface AnswerResult {
-  isCorrect: boolean;
-  selected: string[];
-  correctAnswer: string;
-  correctAnswers: string[];
-  explanation: string;
-  generatedExplanation: string;
-  category: string;
-  reviewId: number;
-  /** The question with the caller's study entry after this answer. */
-  question: QuestionJson;
-  /** The caller's scheduler, and the days until the card comes back for each rating (issue 19). */
-  scheduler: SchedulerName;
-  nextIntervals: NextIntervals;
-}
 
 /**
  * The user's scheduler and its settings: the one read every state change starts from, so SM-2 or
@@ -72,66 +60,10 @@ export async function schedulerSettings(tx: Db, userId: string): Promise<Schedul
  * The same read, with the user's program when they are one of its residents (issue 32): the same row
  * and the same query, so a user without a program costs nothing more for the study sets below.
  */
-async function writerContext(
-  tx: Db,
-  userId: string,
-): Promise<{ settings: SchedulerSettings; program: WriterProgram | null }> {
-  const [row] = await tx
-    .select({
-      scheduler: users.scheduler,
-      desiredRetention: users.desiredRetention,
-      maximumInterval: users.maximumInterval,
-      parameters: users.fsrsParameters,
-      programId: users.programId,
-      programRole: users.programRole,
-      pgyLevel: users.pgyLevel,
-      examDate: users.examDate,
-      examTargetRetention: users.examTargetRetention,
-      timeZone: users.timeZone,
-      loadBalance: users.loadBalance,
-      easyDays: users.easyDays,
-    })
-    .from(users)
-    .where(eq(users.id, userId));
+async function writerContext(tx: Db, userId: string): Promise<WriterContext> {
+  const [row] = await tx.select(writerUserFields(users)).from(users).where(eq(users.id, userId));
   if (!row) throw notFound("User not found");
-  return {
-    settings: {
-      scheduler: row.scheduler === "fsrs" ? "fsrs" : "sm2",
-      desiredRetention: row.desiredRetention,
-      maximumInterval: row.maximumInterval,
-      parameters: row.parameters ?? null,
-      // The exam plan (issue 34, decision 375): the exam day's first instant in the resident's zone.
-      exam: row.examDate
-        ? {
-            at: startOfLocalDay(row.examDate, row.timeZone),
-            targetRetention: row.examTargetRetention,
-          }
-        : null,
-      placement: {
-        loadBalance: row.loadBalance,
-        easyDays: [...row.easyDays],
-        timeZone: resolveTimeZone(row.timeZone),
-      },
-    },
-    program:
-      row.programId && row.programRole === "resident"
-        ? { programId: row.programId, pgyLevel: row.pgyLevel }
-        : null,
-  };
-}
-
-export function toState(row: StudyStateRow | undefined): StudyState {
-  if (!row) return initialStudyState();
-  return {
-    easeFactor: row.easeFactor,
-    intervalDays: row.intervalDays,
-    repetitions: row.repetitions,
-    lapses: row.lapses,
-    dueAt: row.dueAt,
-    lastReviewedAt: row.lastReviewedAt,
-    stability: row.stability,
-    fsrsDifficulty: row.fsrsDifficulty,
-  };
+  return writerContextOf(row);
 }
 
 /** The user's state of a question, row-locked until the transaction ends (undefined: never studied). */
@@ -275,6 +207,8 @@ export async function recordAnswer(
   opts: { userId: string; now: Date; input: TAnswerInput & { sessionId?: string } },
 ): Promise<AnswerResult> {
   const { userId, now, input } = opts;
+  const live = await answerLive(db, opts);
+  if (live) return live;
   return db.transaction(async (tx) => {
     const question = await requireVisibleQuestion(tx, userId, input.questionId);
     if (question.questionType === FLASHCARD) throw badRequest(FLASHCARD_IS_RATED);
@@ -324,6 +258,8 @@ export async function rateQuestion(
   opts: { userId: string; now: Date; questionId: string; difficulty: TDifficulty },
 ): Promise<QuestionJson> {
   const { userId, now, difficulty } = opts;
+  const live = await rateLive(db, opts);
+  if (live) return live;
   return db.transaction(async (tx) => {
     const question = await requireVisibleQuestion(tx, userId, opts.questionId);
     // A flashcard's rating is its review (rateFlashcard): a bare difficulty would reschedule it

@@ -1,0 +1,373 @@
+/**
+ * The study writer's live path (issue 35 item 1, docs/decisions/398-study-answer-path.md): an answer
+ * and a rating each in one read and one guarded write, prepared once per database handle, as the exam
+ * answer does (decision 212). Part of the study writer (study-writer.service.ts calls it first and
+ * keeps the locking transaction for everything it declines), so the rule that one module writes
+ * study states and reviews holds.
+ *
+ * - The read: the question if the user may see it, its creator's name and images, the user's
+ *   scheduler settings, their state of the question with its row version (`xmin`), the answer waiting
+ *   for its rating and whether the study session is the user's: one statement.
+ * - The write: one statement, so one transaction. The state is written only if its row is still the
+ *   version read (`xmin`, checked on the row's newest version under its lock: ON CONFLICT DO UPDATE …
+ *   WHERE and UPDATE … WHERE re-check it), and the review row only with it. When another write came
+ *   first nothing is written and the caller runs the locking transaction, which decides as before.
+ *
+ * Declined (undefined): a handle without its own client (a transaction), a program's resident (the
+ * study sets count in the transaction), and a rating with no state yet.
+ */
+import { and, eq, or, sql } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
+import { FLASHCARD, type Difficulty } from "../../../core/constants";
+import { answerKeyOf, isCorrectSelection } from "../../../core/correctness";
+import type { TAnswerInput } from "../../../core/schemas/study";
+import type { StudyState } from "../../../core/srs";
+import { answerState, nextIntervals, rateState } from "../../../core/srs/schedule";
+import type { Db } from "../../db/client";
+import { prepared } from "../../db/prepared";
+import { questions, studyStates, users, type StudyStateRow } from "../../db/schema";
+import {
+  programBankOf,
+  questionColumns,
+  toQuestionJson,
+  type QuestionJson,
+  type StoredQuestion,
+} from "../questions/question-json";
+import { placeLive } from "./review-placement";
+import {
+  toState,
+  writerContextOf,
+  writerUserFields,
+  type AnswerResult,
+  type WriterContext,
+} from "./study-writer-context";
+
+const ph = {
+  userId: sql.placeholder("userId"),
+  questionId: sql.placeholder("questionId"),
+  sessionId: sql.placeholder("sessionId"),
+};
+
+/** The read of both paths, prepared once per handle. */
+function liveRead(db: Db) {
+  return prepared(db, "study_live_read", (d, name) => {
+    const viewer = users;
+    const creator = alias(users, "creator");
+    return d
+      .select({
+        q: questionColumns,
+        creator: { username: creator.username, publicProfile: creator.publicProfile },
+        state: studyStates,
+        version: sql<string | null>`${studyStates}.xmin::text`,
+        user: writerUserFields(viewer),
+        images: sql<string[] | null>`(select array_agg(m.sha256 order by m.position)
+          from question_media m where m.question_id = ${questions.id})`,
+        pendingCorrect: sql<boolean | null>`(select r.is_correct from reviews r
+          where r.id = ${studyStates.pendingReviewId} and r.user_id = ${viewer.id})`,
+        ownSession: sql<boolean>`exists (select 1 from study_sessions ss
+          where ss.id = ${ph.sessionId}::uuid and ss.user_id = ${viewer.id})`,
+      })
+      .from(questions)
+      .innerJoin(viewer, eq(viewer.id, ph.userId))
+      .leftJoin(creator, eq(creator.id, questions.creatorId))
+      .leftJoin(
+        studyStates,
+        and(eq(studyStates.userId, viewer.id), eq(studyStates.questionId, questions.id)),
+      )
+      .where(
+        and(
+          eq(questions.id, ph.questionId),
+          // visibleTo (question-json.ts) with the user as a placeholder.
+          or(
+            eq(questions.creatorId, ph.userId),
+            eq(questions.isPublic, true),
+            programBankOf(ph.userId),
+          ),
+        ),
+      )
+      .prepare(name);
+  });
+}
+
+export interface LiveRead {
+  question: StoredQuestion;
+  context: WriterContext;
+  state: StudyStateRow | null;
+  version: string | null;
+  pendingCorrect: boolean | null;
+  ownSession: boolean;
+  json(state: StudyStateRow): QuestionJson;
+}
+
+type RawClient = {
+  unsafe?: (text: string, params: unknown[], opts: { prepare: boolean }) => Promise<unknown[]>;
+  query?: (text: string, params: unknown[]) => Promise<{ rows: unknown[] }>;
+};
+
+/** The handle's own client (postgres.js or PGlite); a transaction's handle has none. */
+function clientOf(db: Db): RawClient | null {
+  const client = (db as unknown as { $client?: RawClient }).$client;
+  return client && (client.unsafe || client.query) ? client : null;
+}
+
+/** Whether this handle takes the live path at all. */
+export const liveCapable = (db: Db) => clientOf(db) !== null;
+
+/**
+ * The question (null: not visible to the user, or no such user) with everything both writes need,
+ * or undefined when the live path declines.
+ */
+export async function readLive(
+  db: Db,
+  key: { userId: string; questionId: string; sessionId?: string },
+): Promise<LiveRead | null | undefined> {
+  if (!clientOf(db)) return undefined;
+  const [row] = await liveRead(db).execute({
+    userId: key.userId,
+    questionId: key.questionId,
+    sessionId: key.sessionId ?? null,
+  });
+  if (!row) return null;
+  const context = writerContextOf(row.user);
+  if (context.program) return undefined;
+  return {
+    question: row.q,
+    context,
+    state: row.state,
+    version: row.version,
+    pendingCorrect: row.pendingCorrect,
+    ownSession: row.ownSession,
+    json: (state) =>
+      toQuestionJson(row.q, {
+        viewerId: key.userId,
+        creator: row.creator,
+        studyState: state,
+        images: row.images ?? undefined,
+      }),
+  };
+}
+
+const STATE_COLUMNS = `user_id, question_id, ease_factor, interval_days, repetitions, lapses, due_at,
+  last_reviewed_at, stability, fsrs_difficulty, pending_review_id::float8 as pending_review_id,
+  available, leech, introduced_at`;
+
+const THRESHOLD = `(select leech_threshold from users where id = $1)`;
+
+/**
+ * An answer's review and the state after it (saveState's upsert and leech rule), written only if the
+ * state is still the version read (none: still none). The review's id is drawn first so the state can
+ * point at it and the review be inserted only with the state.
+ */
+const ANSWER_WRITE = `
+with n as materialized (select nextval(pg_get_serial_sequence('reviews', 'id')) as id),
+s as (
+  insert into study_states as st (user_id, question_id, ease_factor, interval_days, repetitions, lapses,
+    due_at, last_reviewed_at, stability, fsrs_difficulty, pending_review_id, leech, introduced_at)
+  select $1::uuid, $2::uuid, $3::float8, $4::int, $5::int, $6::int, $7::timestamptz, $8::timestamptz,
+    $9::float8, $10::float8, n.id, $6::int >= ${THRESHOLD}, $11::timestamptz from n
+  on conflict (user_id, question_id) do update set
+    ease_factor = excluded.ease_factor, interval_days = excluded.interval_days,
+    repetitions = excluded.repetitions, lapses = excluded.lapses, due_at = excluded.due_at,
+    last_reviewed_at = excluded.last_reviewed_at, stability = excluded.stability,
+    fsrs_difficulty = excluded.fsrs_difficulty, pending_review_id = excluded.pending_review_id,
+    leech = st.leech or (excluded.lapses > st.lapses and excluded.lapses >= ${THRESHOLD})
+  where st.xmin::text = $12::text
+  returning st.*
+),
+r as (
+  insert into reviews (id, user_id, question_id, session_id, category, difficulty, is_correct, selected,
+    time_spent_ms, reviewed_at)
+  overriding system value
+  select n.id, $1::uuid, $2::uuid, $13::uuid, $14::text, null, $15::boolean, $16::text[], $17::int,
+    $11::timestamptz
+  from n where exists (select 1 from s)
+)
+select ${STATE_COLUMNS} from s`;
+
+/**
+ * A rating's state (pending answer cleared) and the pending review's difficulty, written only if the
+ * state is still the version read.
+ */
+const RATE_WRITE = `
+with s as (
+  update study_states st set ease_factor = $3::float8, interval_days = $4::int, repetitions = $5::int,
+    lapses = $6::int, due_at = $7::timestamptz, last_reviewed_at = $8::timestamptz,
+    stability = $9::float8, fsrs_difficulty = $10::float8, pending_review_id = null,
+    leech = st.leech or ($6::int > st.lapses and $6::int >= ${THRESHOLD})
+  where st.user_id = $1::uuid and st.question_id = $2::uuid and st.xmin::text = $11::text
+  returning st.*
+),
+r as (
+  update reviews set difficulty = $12::smallint
+  where id = $13::bigint and user_id = $1::uuid and exists (select 1 from s)
+)
+select ${STATE_COLUMNS} from s`;
+
+async function run(db: Db, text: string, params: unknown[]): Promise<Record<string, unknown>[]> {
+  const client = clientOf(db)!;
+  const rows = client.unsafe
+    ? await client.unsafe(text, params, { prepare: true })
+    : (await client.query!(text, params)).rows;
+  return rows as Record<string, unknown>[];
+}
+
+const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
+
+function stateParams(key: { userId: string; questionId: string }, s: StudyState): unknown[] {
+  return [
+    key.userId,
+    key.questionId,
+    s.easeFactor,
+    s.intervalDays,
+    s.repetitions,
+    s.lapses,
+    iso(s.dueAt),
+    iso(s.lastReviewedAt),
+    s.stability ?? null,
+    s.fsrsDifficulty ?? null,
+  ];
+}
+
+const dateOf = (v: unknown) => (v == null ? null : v instanceof Date ? v : new Date(String(v)));
+
+function stateRowOf(r: Record<string, unknown>): StudyStateRow {
+  return {
+    userId: String(r.user_id),
+    questionId: String(r.question_id),
+    easeFactor: Number(r.ease_factor),
+    intervalDays: Number(r.interval_days),
+    repetitions: Number(r.repetitions),
+    lapses: Number(r.lapses),
+    dueAt: dateOf(r.due_at),
+    lastReviewedAt: dateOf(r.last_reviewed_at),
+    stability: r.stability == null ? null : Number(r.stability),
+    fsrsDifficulty: r.fsrs_difficulty == null ? null : Number(r.fsrs_difficulty),
+    pendingReviewId: r.pending_review_id == null ? null : Number(r.pending_review_id),
+    available: Boolean(r.available),
+    leech: Boolean(r.leech),
+    introducedAt: dateOf(r.introduced_at),
+  };
+}
+
+/** The answer's review and state in one statement: the state row, or null when another write came first. */
+export async function writeLiveAnswer(
+  db: Db,
+  read: LiveRead,
+  opts: {
+    userId: string;
+    after: StudyState;
+    now: Date;
+    sessionId?: string;
+    review: { isCorrect: boolean; selected: string; timeSpentMs: number };
+  },
+): Promise<StudyStateRow | null> {
+  const key = { userId: opts.userId, questionId: read.question.id };
+  const [row] = await run(db, ANSWER_WRITE, [
+    ...stateParams(key, opts.after),
+    opts.now.toISOString(),
+    read.version,
+    opts.sessionId ?? null,
+    read.question.category,
+    opts.review.isCorrect,
+    opts.review.selected,
+    opts.review.timeSpentMs,
+  ]);
+  return row ? stateRowOf(row) : null;
+}
+
+/** The rating's state and the pending review's difficulty: the state row, or null when another write came first. */
+export async function writeLiveRating(
+  db: Db,
+  read: LiveRead,
+  opts: { userId: string; next: StudyState; difficulty: number },
+): Promise<StudyStateRow | null> {
+  const key = { userId: opts.userId, questionId: read.question.id };
+  const [row] = await run(db, RATE_WRITE, [
+    ...stateParams(key, opts.next),
+    read.version,
+    opts.difficulty,
+    read.state?.pendingReviewId ?? null,
+  ]);
+  return row ? stateRowOf(row) : null;
+}
+
+/** PostgreSQL's text form of a text[] (`{"A","C"}`): option letters, sent as one parameter. */
+const textArray = (values: readonly string[]) => `{${values.map((v) => `"${v}"`).join(",")}}`;
+
+/**
+ * recordAnswer's live path: the same checks and the same writes, or undefined for the locking
+ * transaction (any refusal included, so its message and order stay that path's).
+ */
+export async function answerLive(
+  db: Db,
+  opts: { userId: string; now: Date; input: TAnswerInput & { sessionId?: string } },
+): Promise<AnswerResult | undefined> {
+  const { userId, now, input } = opts;
+  const read = await readLive(db, {
+    userId,
+    questionId: input.questionId,
+    sessionId: input.sessionId,
+  });
+  if (!read) return undefined;
+  const question = read.question;
+  if (question.questionType === FLASHCARD) return undefined;
+  const key = answerKeyOf(question);
+  if (key.length === 0) return undefined;
+  const optionLetters = new Set(Object.keys(question.options));
+  const selected = [...new Set(input.selected.map((l) => l.toUpperCase()))].sort();
+  if (selected.some((l) => !optionLetters.has(l))) return undefined;
+  if (input.sessionId && !read.ownSession) return undefined;
+  const isCorrect = isCorrectSelection(selected, key);
+  const settings = read.context.settings;
+  const before = toState(read.state ?? undefined);
+  const after = answerState(before, isCorrect, now, settings);
+
+  const state = await writeLiveAnswer(db, read, {
+    userId,
+    after,
+    now,
+    sessionId: input.sessionId,
+    review: { isCorrect, selected: textArray(selected), timeSpentMs: input.timeSpentMs },
+  });
+  if (!state) return undefined;
+  return {
+    isCorrect,
+    selected,
+    correctAnswer: question.correctAnswer,
+    correctAnswers: key,
+    explanation: question.explanation,
+    generatedExplanation: question.generatedExplanation,
+    category: question.category,
+    reviewId: state.pendingReviewId!,
+    question: read.json(state),
+    scheduler: settings.scheduler,
+    nextIntervals: nextIntervals(before, now, settings),
+  };
+}
+
+/** rateQuestion's live path for a studied question, or undefined for the locking transaction. */
+export async function rateLive(
+  db: Db,
+  opts: { userId: string; now: Date; questionId: string; difficulty: Difficulty },
+): Promise<QuestionJson | undefined> {
+  const { userId, now, difficulty } = opts;
+  const read = await readLive(db, { userId, questionId: opts.questionId });
+  if (!read || !read.state || read.question.questionType === FLASHCARD) return undefined;
+  const settings = read.context.settings;
+  const current = toState(read.state);
+  const pendingCorrect = read.state.pendingReviewId != null ? read.pendingCorrect : null;
+  const next =
+    pendingCorrect === false
+      ? current
+      : await placeLive(
+          db,
+          userId,
+          read.question.id,
+          current,
+          rateState(current, difficulty, now, settings),
+          now,
+          settings,
+        );
+  const state = await writeLiveRating(db, read, { userId, next, difficulty });
+  return state ? read.json(state) : undefined;
+}
