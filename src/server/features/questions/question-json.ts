@@ -199,14 +199,22 @@ export function questionJsonSql(
       else 'private' end as "visibility",
     ${isoTime(questions.createdAt)} as "createdAt", ${isoTime(questions.updatedAt)} as "updatedAt",
     ${studyData} as "studyData",
-    (select json_build_object('count', count(*)::int,
+    ${reportedNoticeSql()} as "reported",
+    ${isoTime(questions.takenDownAt)} as "takenDownAt"
+  ) as question)`;
+}
+
+/**
+ * The question's notice (decision 381) as a JSON subquery of a statement over questions: null when it
+ * has no open wrong-answer report. Statements that build one question's JSON in SQL share it.
+ */
+export function reportedNoticeSql(): SQL<ReportedNotice | null> {
+  return sql<ReportedNotice | null>`(select json_build_object('count', count(*)::int,
         'comment', (array_agg(${questionReports.comment} order by ${questionReports.createdAt}, ${questionReports.id}))[1],
         'reportedAt', ${isoTime(sql`min(${questionReports.createdAt})`)})
       from ${questionReports} where ${questionReports.questionId} = ${questions.id}
         and ${questionReports.status} = 'open' and ${questionReports.kind} = 'wrong_answer'
-      having count(*) > 0) as "reported",
-    ${isoTime(questions.takenDownAt)} as "takenDownAt"
-  ) as question)`;
+      having count(*) > 0)`;
 }
 
 /** The images each question shows, in order; questions without any are absent. */

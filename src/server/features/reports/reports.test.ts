@@ -201,6 +201,14 @@ describe("the notice on study", () => {
     await student.caller.reports.resolve({ id: filed.report.id, outcome: "fixed", note: "Fixed" });
     expect(await noticeOf()).toBeNull();
     expect(REPORTED_NOTICE).toBe("Reported: the key may be wrong");
+    // The question an answer returns carries the notice too, whichever path the study writer takes.
+    await report(student, q, "wrong_answer", "Still valproate");
+    const answered = await student.caller.study.answer({
+      questionId: q,
+      selected: ["A"],
+      timeSpentMs: 1000,
+    });
+    expect(answered.question.reported).toMatchObject({ count: 1, comment: "Still valproate" });
   });
 });
 

@@ -29,6 +29,7 @@ import { questions, studyStates, users, type StudyStateRow } from "../../db/sche
 import {
   programBankOf,
   questionColumns,
+  reportedNoticeSql,
   toQuestionJson,
   type QuestionJson,
   type StoredQuestion,
@@ -64,6 +65,7 @@ function liveRead(db: Db) {
           from question_media m where m.question_id = ${questions.id})`,
         pendingCorrect: sql<boolean | null>`(select r.is_correct from reviews r
           where r.id = ${studyStates.pendingReviewId} and r.user_id = ${viewer.id})`,
+        reported: reportedNoticeSql(),
         ownSession: sql<boolean>`exists (select 1 from study_sessions ss
           where ss.id = ${ph.sessionId}::uuid and ss.user_id = ${viewer.id})`,
       })
@@ -143,6 +145,7 @@ export async function readLive(
         creator: row.creator,
         studyState: state,
         images: row.images ?? undefined,
+        reported: row.reported,
       }),
   };
 }
