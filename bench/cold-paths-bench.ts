@@ -138,8 +138,13 @@ async function concurrentRounds(rounds: number, once: (i: number) => Promise<unk
   return times;
 }
 
-async function signInOn(label: string, env: Record<string, string>, port: number) {
-  const server = await startServer(env, port);
+interface Target {
+  label: string;
+  root: string;
+}
+
+async function signInOn(label: string, env: Record<string, string>, port: number, root: string) {
+  const server = await startServer(env, port, root);
   try {
     const names = Array.from({ length: CONCURRENT }, (_, i) => `signin_bench_${i}`);
     for (const username of names) {
@@ -172,7 +177,7 @@ async function signInOn(label: string, env: Record<string, string>, port: number
   }
 }
 
-async function signIn(lines: string[]) {
+async function signIn(lines: string[], targets: Target[]) {
   // The same-run floor: the product's argon2id verifications alone, 8 at a time, in this process.
   const hash = await hashPassword(PASSWORD);
   await concurrentRounds(2, () => verify(hash, PASSWORD));
@@ -185,25 +190,35 @@ async function signIn(lines: string[]) {
     single.push(performance.now() - t);
   }
 
-  const figures = [
-    await signInOn(
-      "PGlite (fresh data folder)",
-      { DATABASE_URL: "", DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), "prite-signin-")) },
-      3991,
-    ),
-  ];
+  const figures: Awaited<ReturnType<typeof signInOn>>[] = [];
   const admin = postgres(dbUrl("postgres"), { max: 1, onnotice: () => {} });
-  let version = "";
+  const version = String((await admin`show server_version`)[0]?.server_version ?? "");
   try {
-    await admin.unsafe(`drop database if exists prite_bench_signin with (force)`);
-    await admin.unsafe(`create database prite_bench_signin`);
-    version = String((await admin`show server_version`)[0]?.server_version ?? "");
+    for (const target of targets) {
+      const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "prite-signin-"));
+      figures.push(
+        await signInOn(
+          `${target.label}, PGlite (fresh data folder)`,
+          { DATABASE_URL: "", DATA_DIR: dataDir },
+          3991,
+          target.root,
+        ),
+      );
+      fs.rmSync(dataDir, { recursive: true, force: true });
+      await admin.unsafe(`drop database if exists prite_bench_signin with (force)`);
+      await admin.unsafe(`create database prite_bench_signin`);
+      figures.push(
+        await signInOn(
+          `${target.label}, PostgreSQL ${version}`,
+          { DATABASE_URL: dbUrl("prite_bench_signin") },
+          3992,
+          target.root,
+        ),
+      );
+    }
   } finally {
     await admin.end();
   }
-  figures.push(
-    await signInOn(`PostgreSQL ${version}`, { DATABASE_URL: dbUrl("prite_bench_signin") }, 3992),
-  );
 
   lines.push(
     `- ${ROUNDS} rounds of ${CONCURRENT} sign-ins at once (${ROUNDS * CONCURRENT} each), 8 different users, after 2 rounds of warm-up; argon2id 19 MiB, t=2, p=1 (@node-rs/argon2, run on libuv's thread pool: UV_THREADPOOL_SIZE ${process.env.UV_THREADPOOL_SIZE ?? "unset (4)"})`,
@@ -273,22 +288,12 @@ function buildRef(ref: string): string {
   return dir;
 }
 
-async function firstStudyPage(lines: string[]) {
+async function firstStudyPage(lines: string[], targets: Target[]) {
   const dataDir = args["synthetic-dir"]!;
   // One more user than measured: the first warms the server's database buffers for all.
   const [warmUser, ...names] = await syntheticUsers(dataDir, STUDY_USERS + 1);
-  const targets: { label: string; root: string }[] = [];
-  if (args.baseline) {
-    const ref = spawnSync("git", ["rev-parse", "--short", args.baseline], {
-      cwd: ROOT,
-      encoding: "utf8",
-    }).stdout.trim();
-    targets.push({ label: `baseline ${args.baseline} (${ref})`, root: buildRef(args.baseline) });
-  }
-  targets.push({ label: "this tree", root: ROOT });
   for (const target of targets) {
     lines.push(...(await studyPageOn(target.label, target.root, dataDir, warmUser!, names)));
-    if (target.root !== ROOT) fs.rmSync(target.root, { recursive: true, force: true });
   }
 }
 
@@ -382,8 +387,22 @@ async function main() {
     "",
     `- Machine: ${cpu.length} cores (${cpu[0]?.model.trim()}), ${(os.totalmem() / 2 ** 30).toFixed(0)} GB RAM, Node ${process.version}, shared with other work (the load column: the figures are pessimistic); commit ${commit}; the built server`,
   ];
-  if (!args["skip-signin"]) await signIn(lines);
-  if (!args["skip-study"]) await firstStudyPage(lines);
+  const targets: Target[] = [];
+  if (args.baseline) {
+    const ref = spawnSync("git", ["rev-parse", "--short", args.baseline], {
+      cwd: ROOT,
+      encoding: "utf8",
+    }).stdout.trim();
+    targets.push({ label: `baseline ${args.baseline} (${ref})`, root: buildRef(args.baseline) });
+  }
+  targets.push({ label: "this tree", root: ROOT });
+  try {
+    if (!args["skip-signin"]) await signIn(lines, targets);
+    if (!args["skip-study"]) await firstStudyPage(lines, targets);
+  } finally {
+    for (const t of targets)
+      if (t.root !== ROOT) fs.rmSync(t.root, { recursive: true, force: true });
+  }
   console.log(lines.join("\n"));
   if (!args["no-record"])
     fs.appendFileSync(path.join(ROOT, "bench", "RESULTS.md"), lines.join("\n"));

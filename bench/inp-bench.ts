@@ -190,8 +190,17 @@ async function main() {
     let turn = 0;
     while (counts.Hard + counts.Medium + counts.Easy + counts.next < COUNT * 4) {
       loads.push(os.loadavg()[0]!);
+      // A session holds 50 questions: after the last, Session Complete starts the next one.
+      const again = page.getByRole("button", { name: "Start New Session" });
+      await heading.or(again).first().waitFor();
+      if (await again.isVisible()) {
+        await again.click();
+        await heading.waitFor();
+      }
       const title = await heading.innerText();
-      const skip = turn % 4 === 3 && counts.next < COUNT;
+      const [at, of] = title.match(/\d+/g)!.map(Number);
+      // The last question of a session has Finish, not Next Question: rated instead.
+      const skip = turn % 4 === 3 && counts.next < COUNT && at! < of!;
       turn++;
       if (skip) {
         add(
