@@ -13,11 +13,7 @@ import {
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/web/components/ui/tabs";
 import { AnkiImport } from "./anki-import";
 import { BulkImport } from "./bulk-import";
-
-const IMPORT_TABS = ["bulk", "anki", "scores"] as const;
-export type ImportTab = (typeof IMPORT_TABS)[number];
-export const isImportTab = (value: unknown): value is ImportTab =>
-  (IMPORT_TABS as readonly unknown[]).includes(value);
+import type { ImportTab } from "./import-tabs";
 
 /** docs/product/screens.md 'Import screen (/import), three tabs'. */
 export function ImportPage({ initialTab = "bulk" }: { initialTab?: ImportTab }) {

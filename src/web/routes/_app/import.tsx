@@ -1,5 +1,6 @@
 import { createFileRoute } from "@tanstack/react-router";
-import { ImportPage, isImportTab, type ImportTab } from "@/web/components/import/import-page";
+import { ImportPage } from "@/web/components/import/import-page";
+import { isImportTab, type ImportTab } from "@/web/components/import/import-tabs";
 import { RequiresConnection } from "@/web/components/layout/needs-connection";
 
 export const Route = createFileRoute("/_app/import")({
