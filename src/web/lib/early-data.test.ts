@@ -37,11 +37,11 @@ function recorder(role: "director" | "resident" | null) {
 }
 
 describe("prefetchPageData", () => {
-  it("asks for Study's and the Dashboard's summary, day plan and open assignments in one go", async () => {
+  it("asks for Study's and the Dashboard's summary", async () => {
     for (const path of ["/", "/study"]) {
       const { utils, asked } = recorder(null);
       await prefetchPageData(path, utils);
-      expect(asked).toEqual(["stats.summary", "study.dayPlan", "assignments.open"]);
+      expect(asked).toEqual(["stats.summary"]);
     }
   });
 

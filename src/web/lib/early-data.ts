@@ -19,13 +19,7 @@ export function prefetchPageData(pathname: string, trpc: TrpcUtils): Promise<unk
   switch (pathname) {
     case "/":
     case "/study":
-      // With the day's counts and the navigation's open assignments, which both pages ask for as soon
-      // as they mount: one round trip after sign-in instead of two (issue 35 item 4).
-      return Promise.all([
-        trpc.stats.summary.prefetch(undefined, opts),
-        trpc.study.dayPlan.prefetch(undefined, opts),
-        trpc.assignments.open.prefetch(undefined, { ...opts, staleTime: 60_000 }),
-      ]);
+      return trpc.stats.summary.prefetch(undefined, opts);
     case "/browse":
       // The first page of results and the filters' lists (components/browse/search-input.ts).
       return Promise.all([
