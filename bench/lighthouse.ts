@@ -1,8 +1,10 @@
 /**
  * Lighthouse (issue 8 item 4, issue 20 item 3): the npm `lighthouse` 12.x with Debian's Chromium,
  * mobile profile (Lighthouse's default: Moto G Power emulation, simulated slow 4G and 4× CPU
- * slowdown), on Sign In, Dashboard, Study and Browse, against the built server with a fresh embedded
- * database and the demo bank. Each page is measured `--runs` times (default 3) and the median of each
+ * slowdown), on Sign In, Dashboard, Study and Browse, and (issue 35 item 2) the Practice Exam runner
+ * (a 10-question timed exam just created), Import on its Anki tab (/import?tab=anki) and the
+ * program dashboard (/program, signed in as the program's director, with five residents), against the
+ * built server with a fresh embedded database and the demo bank. Each page is measured `--runs` times (default 3) and the median of each
  * figure is recorded. Goals: Performance ≥ 95, CLS ≤ 0.1, TBT ≤ 200 ms. Appends to bench/RESULTS.md.
  *
  *   npx tsx bench/lighthouse.ts [--runs 3] [--baseline main] [--no-record] [--pages study,browse]
@@ -27,7 +29,14 @@ const ALL_PAGES = [
   { path: "/", name: "Dashboard", signedIn: true },
   { path: "/study", name: "Study", signedIn: true },
   { path: "/browse", name: "Browse", signedIn: true },
+  { path: "/exams/:exam", name: "Practice Exam", signedIn: true },
+  { path: "/import?tab=anki", name: "Import", signedIn: true },
+  { path: "/program", name: "Program", signedIn: true },
 ] as const;
+
+/** The page's address on a target: the exam's id in place of `:exam`. */
+const urlOf = (target: Target, pagePath: string) =>
+  `${target.base}${pagePath.replace(":exam", target.examId)}`;
 
 interface Score {
   performance: number;
@@ -112,6 +121,8 @@ interface Target {
   cookie: string;
   server: ChildProcess;
   dataDir: string;
+  /** The Practice Exam the runner page opens. */
+  examId: string;
 }
 
 function build(root: string) {
@@ -175,7 +186,40 @@ async function startTarget(label: string, root: string, port: number): Promise<T
     headers: { "content-type": "application/json", "x-auth-token": token },
     body: JSON.stringify({ questions: DEMO_BANK.map((q) => ({ ...q, year: 2024 })) }),
   });
-  return { label, root, base, cookie: `prite_session=${token}`, server, dataDir };
+  const cookie = `prite_session=${token}`;
+  const mutation = async (procedure: string, input: unknown, as = cookie) => {
+    const response = await fetch(`${base}/trpc/${procedure}`, {
+      method: "POST",
+      headers: { "content-type": "application/json", cookie: as, origin: base },
+      body: JSON.stringify(input),
+    });
+    const body = (await response.json()) as { result?: { data?: unknown }; error?: unknown };
+    if (!response.ok) throw new Error(`${procedure}: ${JSON.stringify(body.error)}`);
+    return body.result?.data as Record<string, unknown>;
+  };
+  const created = await mutation("exams.create", { size: 10, mode: "timed" });
+  const examId = String((created.exam as { id: string }).id);
+  // The lighthouse user directs a program of five residents (the /program dashboard).
+  const program = await mutation("programs.create", {
+    name: "Lighthouse Psychiatry",
+    institution: "Bench University",
+  });
+  for (let i = 1; i <= 5; i++) {
+    const resident = await fetch(`${base}/api/auth/register`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({
+        username: `lighthouse_resident_${i}`,
+        email: `lighthouse_resident_${i}@example.test`,
+        password: "a long password",
+        confirmPassword: "a long password",
+        pgyLevel: String(((i - 1) % 4) + 1),
+      }),
+    });
+    const { token: residentToken } = (await resident.json()) as { token: string };
+    await mutation("programs.join", { code: program.code }, `prite_session=${residentToken}`);
+  }
+  return { label, root, base, cookie, server, dataDir, examId };
 }
 
 async function stopTarget(target: Target) {
@@ -222,7 +266,7 @@ async function main() {
         for (const [t, target] of targets.entries()) {
           const name = `${t}-${page.name.replace(/\s/g, "").toLowerCase()}-${run}.json`;
           const score = lighthouse(
-            `${target.base}${page.path}`,
+            urlOf(target, page.path),
             page.signedIn ? target.cookie : null,
             path.join(reports, name),
           );

@@ -1,5 +1,6 @@
 import { and, desc, eq, gt, lt, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../db/client";
+import { queryRows } from "../db/raw";
 import { loginAttempts } from "../db/schema";
 
 export interface ThrottleLimits {
@@ -62,22 +63,67 @@ async function blockedUntil(
   return pivot ? pivot.at.getTime() + windowMs : null;
 }
 
+/**
+ * The `max`-th newest attempt within the window on one key (an account, an address, or both), as a
+ * scalar subquery: the block on that key lifts when this attempt falls out of the window; null when
+ * the key is not blocked.
+ */
+function pivotOf(key: SQL | undefined, max: number, since: Date): SQL {
+  return sql`(select ${loginAttempts.attemptedAt} from ${loginAttempts} where ${and(key, gt(loginAttempts.attemptedAt, since))} order by ${loginAttempts.attemptedAt} desc offset ${max - 1} limit 1)`;
+}
+
 function minutesUntil(until: number, now: Date): number {
   if (until <= now.getTime()) return 0;
   return Math.max(1, Math.ceil((until - now.getTime()) / 60_000));
 }
 
-/** Always the account first, then the IP: one order, so two attempts can never deadlock. */
+/**
+ * Always the account first, then the IP: one order, so two attempts can never deadlock. One statement
+ * (evaluated left to right), so the locks cost one round trip: every sign-in from one address waits on
+ * the address's lock, so the time it is held is what 8 sign-ins at once from one network wait for.
+ */
 async function lockAccountAndAddress(tx: Db, accountKey: string, ip: string): Promise<void> {
-  await tx.execute(sql`select pg_advisory_xact_lock(${USERNAME_LOCK}, hashtext(${accountKey}))`);
-  await tx.execute(sql`select pg_advisory_xact_lock(${IP_LOCK}, hashtext(${ip}))`);
+  await tx.execute(
+    sql`select pg_advisory_xact_lock(${USERNAME_LOCK}, hashtext(${accountKey})), pg_advisory_xact_lock(${IP_LOCK}, hashtext(${ip}))`,
+  );
 }
 
 /**
- * Whole minutes until a password check is allowed again (at least 1), or 0 when it is allowed now.
- * Limited per account and address, per address, and per account from all addresses with a ceiling
- * one address cannot reach: another address's failures never lock an owner out
- * (docs/decisions/160-no-targeted-lockout.md).
+ * The three blocks on a sign-in as scalar subqueries of one row (per account and address, per address,
+ * per account from all addresses with a ceiling one address cannot reach: another address's failures
+ * never lock an owner out, docs/decisions/160-no-targeted-lockout.md), each the attempt whose leaving
+ * the window lifts it, or null.
+ */
+function signInPivots(usernameKey: string, ip: string, now: Date, limits: ThrottleLimits): SQL {
+  const since = new Date(now.getTime() - limits.windowMinutes * 60_000);
+  const signIn = eq(loginAttempts.kind, SIGN_IN);
+  const account = eq(loginAttempts.usernameKey, usernameKey);
+  const address = eq(loginAttempts.ip, ip);
+  const maxPerAccount = limits.maxPerAccount ?? limits.maxPerUser * 10;
+  return sql`${pivotOf(and(signIn, account, address), limits.maxPerUser, since)} as per_user, ${pivotOf(and(signIn, address), limits.maxPerIp, since)} as per_ip, ${pivotOf(and(signIn, account), maxPerAccount, since)} as per_account`;
+}
+
+type Pivot = Date | string | null;
+interface PivotRow extends Record<string, unknown> {
+  per_user: Pivot;
+  per_ip: Pivot;
+  per_account: Pivot;
+}
+
+/** Whole minutes until the latest of the three blocks lifts (at least 1), or 0 when none holds. */
+function blockedMinutesOf(row: PivotRow | undefined, now: Date, limits: ThrottleLimits): number {
+  const windowMs = limits.windowMinutes * 60_000;
+  const until = Math.max(
+    ...[row?.per_user, row?.per_ip, row?.per_account].map((p) =>
+      p === null || p === undefined ? 0 : new Date(p).getTime() + windowMs,
+    ),
+  );
+  return minutesUntil(until, now);
+}
+
+/**
+ * Whole minutes until a password check is allowed again (at least 1), or 0 when it is allowed now:
+ * one statement for the three limits.
  */
 export async function signInBlockedFor(
   db: Db,
@@ -86,17 +132,11 @@ export async function signInBlockedFor(
   now: Date,
   limits: ThrottleLimits,
 ): Promise<number> {
-  const windowMs = limits.windowMinutes * 60_000;
-  const signIn = eq(loginAttempts.kind, SIGN_IN);
-  const account = eq(loginAttempts.usernameKey, usernameKey);
-  const address = eq(loginAttempts.ip, ip);
-  const maxPerAccount = limits.maxPerAccount ?? limits.maxPerUser * 10;
-  const until = Math.max(
-    (await blockedUntil(db, and(signIn, account, address), limits.maxPerUser, now, windowMs)) ?? 0,
-    (await blockedUntil(db, and(signIn, address), limits.maxPerIp, now, windowMs)) ?? 0,
-    (await blockedUntil(db, and(signIn, account), maxPerAccount, now, windowMs)) ?? 0,
+  const [row] = await queryRows<PivotRow>(
+    db,
+    sql`select ${signInPivots(usernameKey, ip, now, limits)}`,
   );
-  return minutesUntil(until, now);
+  return blockedMinutesOf(row, now, limits);
 }
 
 /**
@@ -114,12 +154,24 @@ export async function reserveSignInAttempt(
   now: Date,
   limits: ThrottleLimits,
 ): Promise<number> {
+  // Under the locks, one statement reads the three limits and records the attempt when none holds
+  // (issue 35 item 4: the address's lock is held for four round trips instead of eight). The check
+  // reads after the locks are taken, in a statement of its own, so it sees every attempt recorded
+  // before them (decision 060).
   return db.transaction(async (tx) => {
     await lockAccountAndAddress(tx, usernameKey, ip);
-    const blockedMinutes = await signInBlockedFor(tx, usernameKey, ip, now, limits);
-    if (blockedMinutes > 0) return blockedMinutes;
-    await tx.insert(loginAttempts).values({ usernameKey, ip, kind: SIGN_IN, attemptedAt: now });
-    return 0;
+    const [row] = await queryRows<PivotRow>(
+      tx,
+      sql`with pivots as (select ${signInPivots(usernameKey, ip, now, limits)}),
+        recorded as (
+          insert into ${loginAttempts} (username_key, ip, kind, attempted_at)
+          select ${usernameKey}::text, ${ip}::text, ${SIGN_IN}::text, ${now.toISOString()}::timestamptz
+          from pivots where per_user is null and per_ip is null and per_account is null
+          returning 1
+        )
+        select per_user, per_ip, per_account from pivots`,
+    );
+    return blockedMinutesOf(row, now, limits);
   });
 }
 

@@ -1,6 +1,9 @@
 import { FIRST_CURSOR, NO_FILTERS, searchInput } from "@/web/components/browse/search-input";
 import { EARLY_QUERY_META, type TrpcUtils } from "./trpc";
 
+/** A Practice Exam's runner: /exams/<the exam's id>. */
+const EXAM_PATH = /^\/exams\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i;
+
 /**
  * The first data of the signed-in page at `pathname`, asked for in the same tick as the session check
  * so the tRPC link sends both in one batch (issue 20): the page's data arrives with the user instead
@@ -10,6 +13,9 @@ import { EARLY_QUERY_META, type TrpcUtils } from "./trpc";
  */
 export function prefetchPageData(pathname: string, trpc: TrpcUtils): Promise<unknown> | null {
   const opts = { meta: EARLY_QUERY_META };
+  // A Practice Exam's runner (issue 35 item 2): the exam itself.
+  const exam = EXAM_PATH.exec(pathname);
+  if (exam) return trpc.exams.get.prefetch({ examId: exam[1]! }, opts);
   switch (pathname) {
     case "/":
     case "/study":
@@ -24,6 +30,17 @@ export function prefetchPageData(pathname: string, trpc: TrpcUtils): Promise<unk
         trpc.questions.categories.prefetch(undefined, opts),
         trpc.questions.sources.prefetch(undefined, opts),
       ]);
+    case "/program":
+      // The role decides the page; a director's dashboard then asks for the report at once, still
+      // before the page's code has loaded (issue 35 item 2).
+      return trpc.programReport.mine
+        .fetch(undefined, opts)
+        .then((mine) =>
+          mine?.role === "director"
+            ? trpc.programReport.report.prefetch(undefined, opts)
+            : undefined,
+        )
+        .catch(() => undefined);
     default:
       return null;
   }

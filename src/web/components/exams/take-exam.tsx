@@ -46,7 +46,13 @@ function useCountdown(remainingMs: number | null, fetchedAt: number): number | n
 
 /** Issue 16 item 2: taking an exam, one question at a time; the results once it is over. */
 export function TakeExamPage({ examId, notice }: { examId: string; notice?: string }) {
-  const query = trpc.exams.get.useQuery({ examId }, { refetchOnWindowFocus: true, staleTime: 0 });
+  // Fresh for a few seconds: the exam asked for with the session check on a first visit
+  // (lib/early-data.ts) is not asked for again as the page mounts, which would render the runner a
+  // second time in one long task on a phone (issue 35 item 2); coming back to the tab later asks again.
+  const query = trpc.exams.get.useQuery(
+    { examId },
+    { refetchOnWindowFocus: true, staleTime: 5_000 },
+  );
   if (query.isPending) return <Spinner label="Loading exam..." showLabel />;
   if (query.error || !query.data) {
     return (

@@ -1,4 +1,5 @@
 import { Link } from "@tanstack/react-router";
+import { useState } from "react";
 import { LineChart, Target, TrendingUp, Users } from "lucide-react";
 import { PageHeader } from "@/web/components/layout/page-header";
 import { Button } from "@/web/components/ui/button";
@@ -12,26 +13,32 @@ import {
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/web/components/ui/tabs";
 import { AnkiImport } from "./anki-import";
 import { BulkImport } from "./bulk-import";
+import type { ImportTab } from "./import-tabs";
 
 /** docs/product/screens.md 'Import screen (/import), three tabs'. */
-export function ImportPage() {
+export function ImportPage({ initialTab = "bulk" }: { initialTab?: ImportTab }) {
+  // A tab mounts when first opened and then stays mounted (hidden), so its work survives switching
+  // tabs; mounting all three with the page made its first render one long task on a phone (issue 35).
+  const [opened, setOpened] = useState<ReadonlySet<string>>(() => new Set([initialTab]));
+  const open = (tab: string) =>
+    setOpened((prev) => (prev.has(tab) ? prev : new Set(prev).add(tab)));
   return (
     <>
       <PageHeader title="Import Questions" />
-      <Tabs defaultValue="bulk">
+      <Tabs defaultValue={initialTab} onValueChange={open}>
         <TabsList aria-label="Import options">
           <TabsTrigger value="bulk">Bulk Import</TabsTrigger>
           <TabsTrigger value="anki">Anki Import</TabsTrigger>
           <TabsTrigger value="scores">PRITE Scores</TabsTrigger>
         </TabsList>
         <TabsContent value="bulk" forceMount className="data-[state=inactive]:hidden">
-          <BulkImport />
+          {opened.has("bulk") && <BulkImport />}
         </TabsContent>
         <TabsContent value="anki" forceMount className="data-[state=inactive]:hidden">
-          <AnkiImport />
+          {opened.has("anki") && <AnkiImport />}
         </TabsContent>
         <TabsContent value="scores" forceMount className="data-[state=inactive]:hidden">
-          <PriteScoresImportTab />
+          {opened.has("scores") && <PriteScoresImportTab />}
         </TabsContent>
       </Tabs>
     </>

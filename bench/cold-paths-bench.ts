@@ -1,0 +1,414 @@
+/**
+ * Cold paths a user waits for (issue 35 item 4), against the built server (`node dist/server/main.js`):
+ *
+ * 1. Sign-in under 8 concurrent sign-ins, on the embedded database (a fresh data folder) and on
+ *    PostgreSQL (a fresh database): 8 users, then --rounds rounds of 8 `POST /api/auth/login` at
+ *    once, each a different user; p50 / p99 / max of the requests as the client sees them. Same-run
+ *    baseline: the bare argon2id verifications in this process, 8 at a time, with the product's
+ *    parameters (the floor the server cannot go under on this machine). Goal p99 ≤ 300 ms.
+ * 2. The first Study page after sign-in on the embedded database: for --study-users users of the
+ *    synthetic bank (--synthetic-dir, a PGlite data folder seeded by `prite seed --synthetic`; seeded
+ *    there when missing), each signs in through `/api/auth/login` (a fresh session, the server's
+ *    per-user caches cold for that user), then Chromium opens /study with that session and every
+ *    request the page makes to /trpc and /api is timed from the browser (request sent → first byte
+ *    of the response: the server's time plus loopback). Goal ≤ 150 ms server time: the sum over the
+ *    page's requests, and its longest one.
+ *
+ *   node scripts/build.mjs && npx tsx bench/cold-paths-bench.ts [--rounds 25] [--study-users 10]
+ *     [--synthetic-dir /tmp/prite-synthetic] [--url postgres://…] [--skip-signin] [--skip-study] [--no-record]
+ *
+ * The machine's 1-minute load average is read before each part and recorded beside its figures.
+ */
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { performance } from "node:perf_hooks";
+import { parseArgs } from "node:util";
+import { verify } from "@node-rs/argon2";
+import { sql } from "drizzle-orm";
+import postgres from "postgres";
+import { chromium } from "playwright-core";
+import { hashPassword } from "../src/server/auth/password";
+import { createDb } from "../src/server/db/client";
+import { queryRows } from "../src/server/db/raw";
+import { SYNTHETIC_PASSWORD } from "../src/server/features/seed/synthetic";
+
+const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
+const { values: args } = parseArgs({
+  options: {
+    rounds: { type: "string", default: "25" },
+    "study-users": { type: "string", default: "10" },
+    "synthetic-dir": { type: "string", default: path.join(os.tmpdir(), "prite-synthetic") },
+    url: { type: "string" },
+    "skip-signin": { type: "boolean", default: false },
+    "skip-study": { type: "boolean", default: false },
+    baseline: { type: "string" },
+    "no-record": { type: "boolean", default: false },
+  },
+});
+const ROUNDS = Number(args.rounds);
+const CONCURRENT = 8;
+const STUDY_USERS = Number(args["study-users"]);
+const baseUrl =
+  args.url ?? process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+const PASSWORD = "a long password";
+const load1 = () => os.loadavg()[0]!.toFixed(1);
+
+const dbUrl = (name: string) => {
+  const u = new URL(baseUrl);
+  u.pathname = `/${name}`;
+  return u.toString();
+};
+
+interface Server {
+  base: string;
+  child: ChildProcess;
+  stop(): Promise<void>;
+}
+
+async function startServer(
+  env: Record<string, string>,
+  port: number,
+  root = ROOT,
+): Promise<Server> {
+  const base = `http://127.0.0.1:${port}`;
+  const child = spawn(process.execPath, [path.join(root, "dist", "server", "main.js")], {
+    cwd: root,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      LOG_LEVEL: "warn",
+      PRITE_ROOT: root,
+      REGISTRATIONS_PER_HOUR_PER_IP: "0",
+      ...env,
+    },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  for (let i = 0; ; i++) {
+    try {
+      if ((await fetch(`${base}/api/health`)).ok) break;
+    } catch {
+      // starting
+    }
+    if (i > 1200) throw new Error("the server did not start");
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    base,
+    child,
+    async stop() {
+      child.kill("SIGTERM");
+      await new Promise((r) => child.once("exit", r));
+    },
+  };
+}
+
+async function login(base: string, username: string, password: string): Promise<string> {
+  const response = await fetch(`${base}/api/auth/login`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ username, password }),
+  });
+  if (!response.ok)
+    throw new Error(`login ${username}: ${response.status} ${await response.text()}`);
+  return ((await response.json()) as { token: string }).token;
+}
+
+const sorted = (values: number[]) => [...values].sort((a, b) => a - b);
+const pct = (values: number[], p: number) => {
+  const s = sorted(values);
+  return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)]!;
+};
+const ms = (v: number) => `${v.toFixed(0)} ms`;
+
+/** `rounds` rounds of `CONCURRENT` calls of `once(i)` at a time; the time of each call. */
+async function concurrentRounds(rounds: number, once: (i: number) => Promise<unknown>) {
+  const times: number[] = [];
+  for (let r = 0; r < rounds; r++) {
+    await Promise.all(
+      Array.from({ length: CONCURRENT }, async (_, i) => {
+        const t = performance.now();
+        await once(i);
+        times.push(performance.now() - t);
+      }),
+    );
+  }
+  return times;
+}
+
+interface Target {
+  label: string;
+  root: string;
+}
+
+async function signInOn(label: string, env: Record<string, string>, port: number, root: string) {
+  const server = await startServer(env, port, root);
+  try {
+    const names = Array.from({ length: CONCURRENT }, (_, i) => `signin_bench_${i}`);
+    for (const username of names) {
+      const response = await fetch(`${server.base}/api/auth/register`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({
+          username,
+          email: `${username}@example.test`,
+          password: PASSWORD,
+          confirmPassword: PASSWORD,
+          pgyLevel: "2",
+        }),
+      });
+      if (!response.ok) throw new Error(`register: ${response.status} ${await response.text()}`);
+    }
+    await concurrentRounds(2, (i) => login(server.base, names[i]!, PASSWORD));
+    const load = load1();
+    const times = await concurrentRounds(ROUNDS, (i) => login(server.base, names[i]!, PASSWORD));
+    // One at a time: the cost of a sign-in without waiting on the others.
+    const alone: number[] = [];
+    for (let i = 0; i < 3 * CONCURRENT; i++) {
+      const t = performance.now();
+      await login(server.base, names[i % CONCURRENT]!, PASSWORD);
+      alone.push(performance.now() - t);
+    }
+    return { label, times, load, alone };
+  } finally {
+    await server.stop();
+  }
+}
+
+async function signIn(lines: string[], targets: Target[]) {
+  // The same-run floor: the product's argon2id verifications alone, 8 at a time, in this process.
+  const hash = await hashPassword(PASSWORD);
+  await concurrentRounds(2, () => verify(hash, PASSWORD));
+  const bareLoad = load1();
+  const bare = await concurrentRounds(ROUNDS, () => verify(hash, PASSWORD));
+  const single: number[] = [];
+  for (let i = 0; i < 20; i++) {
+    const t = performance.now();
+    await verify(hash, PASSWORD);
+    single.push(performance.now() - t);
+  }
+
+  const figures: Awaited<ReturnType<typeof signInOn>>[] = [];
+  const admin = postgres(dbUrl("postgres"), { max: 1, onnotice: () => {} });
+  const version = String((await admin`show server_version`)[0]?.server_version ?? "");
+  try {
+    for (const target of targets) {
+      const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "prite-signin-"));
+      figures.push(
+        await signInOn(
+          `${target.label}, PGlite (fresh data folder)`,
+          { DATABASE_URL: "", DATA_DIR: dataDir },
+          3991,
+          target.root,
+        ),
+      );
+      fs.rmSync(dataDir, { recursive: true, force: true });
+      await admin.unsafe(`drop database if exists prite_bench_signin with (force)`);
+      await admin.unsafe(`create database prite_bench_signin`);
+      figures.push(
+        await signInOn(
+          `${target.label}, PostgreSQL ${version}`,
+          { DATABASE_URL: dbUrl("prite_bench_signin") },
+          3992,
+          target.root,
+        ),
+      );
+    }
+  } finally {
+    await admin.end();
+  }
+
+  lines.push(
+    `- ${ROUNDS} rounds of ${CONCURRENT} sign-ins at once (${ROUNDS * CONCURRENT} each), 8 different users, after 2 rounds of warm-up; argon2id 19 MiB, t=2, p=1 (@node-rs/argon2, run on libuv's thread pool: UV_THREADPOOL_SIZE ${process.env.UV_THREADPOOL_SIZE ?? "unset (4)"})`,
+    "",
+    "| target | p50 | p99 | max | load | goal p99 ≤ 300 ms |",
+    "| --- | --- | --- | --- | --- | --- |",
+    `| baseline: argon2id verify alone, 8 at a time in one process | ${ms(pct(bare, 50))} | ${ms(pct(bare, 99))} | ${ms(Math.max(...bare))} | ${bareLoad} | — |`,
+    `| baseline: one argon2id verify at a time | ${ms(pct(single, 50))} | ${ms(pct(single, 99))} | ${ms(Math.max(...single))} | ${bareLoad} | — |`,
+    ...figures.map(
+      (f) =>
+        `| POST /api/auth/login one at a time, ${f.label} | ${ms(pct(f.alone, 50))} | ${ms(pct(f.alone, 99))} | ${ms(Math.max(...f.alone))} | ${f.load} | — |`,
+    ),
+    ...figures.map(
+      (f) =>
+        `| POST /api/auth/login, 8 at once, ${f.label} | ${ms(pct(f.times, 50))} | **${ms(pct(f.times, 99))}** | ${ms(Math.max(...f.times))} | ${f.load} | ${pct(f.times, 99) <= 300 ? "met" : "NOT met"} |`,
+    ),
+    "",
+  );
+}
+
+/** The users of the synthetic bank with the most reviews (read before any server opens the folder). */
+async function syntheticUsers(dataDir: string, n: number): Promise<string[]> {
+  if (!fs.existsSync(path.join(dataDir, "pglite", "PG_VERSION"))) {
+    console.log(`seeding the synthetic bank into ${dataDir} (prite seed --synthetic) …`);
+    const seeded = spawnSync(
+      process.execPath,
+      [path.join(ROOT, "bin", "prite.mjs"), "seed", "--synthetic"],
+      {
+        cwd: ROOT,
+        env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: "" },
+        stdio: "inherit",
+      },
+    );
+    if (seeded.status !== 0) throw new Error("prite seed --synthetic failed");
+  }
+  const handle = await createDb({ dataDir });
+  try {
+    const rows = await queryRows<{ username: string }>(
+      handle.db,
+      sql`select u.username from users u join (select user_id, count(*) n from reviews group by user_id order by n desc limit ${n}) r on r.user_id = u.id order by r.n desc`,
+    );
+    return rows.map((r) => r.username);
+  } finally {
+    await handle.close();
+  }
+}
+
+/** The server's CPU time so far (user + system, ms), from /proc. */
+function cpuMs(pid: number): number {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+  // utime and stime are fields 14 and 15 of stat, in clock ticks (100 a second on Linux).
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/** REF's tree in a temporary folder sharing this checkout's node_modules, built. */
+function buildRef(ref: string): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "prite-cold-baseline-"));
+  const archive = spawnSync("git", ["archive", "--format=tar", ref], {
+    cwd: ROOT,
+    maxBuffer: 1 << 30,
+  });
+  if (archive.status !== 0) throw new Error(`git archive ${ref} failed`);
+  spawnSync("tar", ["-x", "-C", dir], { input: archive.stdout });
+  fs.symlinkSync(path.join(ROOT, "node_modules"), path.join(dir, "node_modules"));
+  const build = spawnSync(process.execPath, ["scripts/build.mjs"], { cwd: dir, encoding: "utf8" });
+  if (build.status !== 0) throw new Error(`build of ${ref} failed: ${build.stderr}`);
+  return dir;
+}
+
+async function firstStudyPage(lines: string[], targets: Target[]) {
+  const dataDir = args["synthetic-dir"]!;
+  // One more user than measured: the first warms the server's database buffers for all.
+  const [warmUser, ...names] = await syntheticUsers(dataDir, STUDY_USERS + 1);
+  for (const target of targets) {
+    lines.push(...(await studyPageOn(target.label, target.root, dataDir, warmUser!, names)));
+  }
+}
+
+async function studyPageOn(
+  label: string,
+  root: string,
+  dataDir: string,
+  warmUser: string,
+  names: string[],
+): Promise<string[]> {
+  const server = await startServer({ DATABASE_URL: "", DATA_DIR: dataDir }, 3993, root);
+  const browser = await chromium.launch({
+    executablePath: "/usr/bin/chromium",
+    args: ["--no-sandbox", "--disable-gpu"],
+  });
+  const perUser: { total: number; longest: number; requests: number; cpu: number }[] = [];
+  const perRequest = new Map<string, number[]>();
+  const load = load1();
+  try {
+    // One browser context for all, so the page's code stays in its HTTP cache (as on a phone that
+    // has opened the app before); each user's session replaces the last one's cookie.
+    const context = await browser.newContext({
+      viewport: { width: 375, height: 667 },
+      isMobile: true,
+      serviceWorkers: "block",
+    });
+    for (const username of [warmUser, ...names]) {
+      const token = await login(server.base, username, SYNTHETIC_PASSWORD);
+      const cpuBefore = cpuMs(server.child.pid!);
+      await context.clearCookies();
+      await context.addCookies([{ name: "prite_session", value: token, url: server.base }]);
+      const page = await context.newPage();
+      const timings: { name: string; ms: number }[] = [];
+      page.on("requestfinished", (request) => {
+        const url = new URL(request.url());
+        if (!url.pathname.startsWith("/trpc") && !url.pathname.startsWith("/api")) return;
+        const t = request.timing();
+        timings.push({
+          name: `${request.method()} ${url.pathname}`,
+          ms: t.responseStart - t.requestStart,
+        });
+      });
+      await page.goto(`${server.base}/study`);
+      await page.getByRole("button", { name: "Start Studying" }).waitFor();
+      await page.waitForLoadState("networkidle");
+      await page.close();
+      if (username === warmUser) continue;
+      perUser.push({
+        cpu: cpuMs(server.child.pid!) - cpuBefore,
+        total: timings.reduce((a, b) => a + b.ms, 0),
+        longest: Math.max(...timings.map((t) => t.ms)),
+        requests: timings.length,
+      });
+      for (const t of timings) perRequest.set(t.name, [...(perRequest.get(t.name) ?? []), t.ms]);
+    }
+  } finally {
+    await browser.close();
+    await server.stop();
+  }
+  const totals = perUser.map((u) => u.total);
+  const cpu = perUser.map((u) => u.cpu);
+  return [
+    `- **${label}** — the first Study page after a fresh sign-in, embedded PGlite holding the synthetic bank (${dataDir}), ${names.length} users (those with the most reviews after one that warms the server), one after another; Chromium at 375 px with the page's code cached; server time = request sent → first byte, summed over the page's /trpc and /api requests; the server's CPU time over the page from /proc (10 ms ticks); load ${load}`,
+    "",
+    `- Server CPU per page: mean ${ms(cpu.reduce((a, b) => a + b, 0) / cpu.length)} (the part of the time below that is the server's own work on this loaded machine)`,
+    `- **Server time per page: median ${ms(pct(totals, 50))}, worst ${ms(Math.max(...totals))} — goal ≤ 150 ms ${pct(totals, 50) <= 150 ? "met (median)" : "NOT met"}**; longest single request median ${ms(
+      pct(
+        perUser.map((u) => u.longest),
+        50,
+      ),
+    )}; ${perUser[0]?.requests ?? 0} requests a page`,
+    "",
+    "| request | n | median | max |",
+    "| --- | --- | --- | --- |",
+    ...[...perRequest.entries()].map(
+      ([name, t]) => `| ${name} | ${t.length} | ${ms(pct(t, 50))} | ${ms(Math.max(...t))} |`,
+    ),
+    "",
+  ];
+}
+
+async function main() {
+  const cpu = os.cpus();
+  const commit = spawnSync("git", ["rev-parse", "--short", "HEAD"], {
+    cwd: ROOT,
+    encoding: "utf8",
+  }).stdout.trim();
+  const lines = [
+    "",
+    `## Cold paths (bench/cold-paths-bench.ts) — ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC`,
+    "",
+    `- Machine: ${cpu.length} cores (${cpu[0]?.model.trim()}), ${(os.totalmem() / 2 ** 30).toFixed(0)} GB RAM, Node ${process.version}, shared with other work (the load column: the figures are pessimistic); commit ${commit}; the built server`,
+  ];
+  const targets: Target[] = [];
+  if (args.baseline) {
+    const ref = spawnSync("git", ["rev-parse", "--short", args.baseline], {
+      cwd: ROOT,
+      encoding: "utf8",
+    }).stdout.trim();
+    targets.push({ label: `baseline ${args.baseline} (${ref})`, root: buildRef(args.baseline) });
+  }
+  targets.push({ label: "this tree", root: ROOT });
+  try {
+    if (!args["skip-signin"]) await signIn(lines, targets);
+    if (!args["skip-study"]) await firstStudyPage(lines, targets);
+  } finally {
+    for (const t of targets)
+      if (t.root !== ROOT) fs.rmSync(t.root, { recursive: true, force: true });
+  }
+  console.log(lines.join("\n"));
+  if (!args["no-record"])
+    fs.appendFileSync(path.join(ROOT, "bench", "RESULTS.md"), lines.join("\n"));
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
