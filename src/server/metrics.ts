@@ -124,6 +124,23 @@ export function timeDatabaseQueries(): void {
   };
 }
 
+/**
+ * Times a statement sent straight to the driver, past drizzle's funnel (the study writer's live path,
+ * decision 398), under the operation it performs, so /metrics counts every query the server runs.
+ */
+export async function timeRawQuery<T>(operation: string, run: () => Promise<T>): Promise<T> {
+  if (!queriesTimed) return run();
+  const started = performance.now();
+  try {
+    const result = await run();
+    queryDuration.observe({ operation, outcome: "ok" }, (performance.now() - started) / 1000);
+    return result;
+  } catch (err) {
+    queryDuration.observe({ operation, outcome: "error" }, (performance.now() - started) / 1000);
+    throw err;
+  }
+}
+
 function isLoopback(address: string | undefined): boolean {
   if (!address) return false;
   const a = address

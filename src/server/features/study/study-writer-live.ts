@@ -25,6 +25,7 @@ import type { StudyState } from "../../../core/srs";
 import { answerState, nextIntervals, rateState } from "../../../core/srs/schedule";
 import type { Db } from "../../db/client";
 import { prepared } from "../../db/prepared";
+import { timeRawQuery } from "../../metrics";
 import { questions, studyStates, users, type StudyStateRow } from "../../db/schema";
 import {
   programBankOf,
@@ -206,11 +207,18 @@ r as (
 )
 select ${STATE_COLUMNS} from s`;
 
-async function run(db: Db, text: string, params: unknown[]): Promise<Record<string, unknown>[]> {
+async function run(
+  db: Db,
+  operation: "insert" | "update",
+  text: string,
+  params: unknown[],
+): Promise<Record<string, unknown>[]> {
   const client = clientOf(db)!;
-  const rows = client.unsafe
-    ? await client.unsafe(text, params, { prepare: true })
-    : (await client.query!(text, params)).rows;
+  const rows = await timeRawQuery(operation, async () =>
+    client.unsafe
+      ? await client.unsafe(text, params, { prepare: true })
+      : (await client.query!(text, params)).rows,
+  );
   return rows as Record<string, unknown>[];
 }
 
@@ -265,7 +273,7 @@ export async function writeLiveAnswer(
   },
 ): Promise<StudyStateRow | null> {
   const key = { userId: opts.userId, questionId: read.question.id };
-  const [row] = await run(db, ANSWER_WRITE, [
+  const [row] = await run(db, "insert", ANSWER_WRITE, [
     ...stateParams(key, opts.after),
     opts.now.toISOString(),
     read.version,
@@ -285,7 +293,7 @@ export async function writeLiveRating(
   opts: { userId: string; next: StudyState; difficulty: number },
 ): Promise<StudyStateRow | null> {
   const key = { userId: opts.userId, questionId: read.question.id };
-  const [row] = await run(db, RATE_WRITE, [
+  const [row] = await run(db, "update", RATE_WRITE, [
     ...stateParams(key, opts.next),
     read.version,
     opts.difficulty,
