@@ -21,6 +21,8 @@ const MORE_PAGES = [
   { name: "Import", path: "/import", heading: "Import Questions" },
   // Issue 32: the program's pages (the heading is /program's, the dashboard's, while in no program).
   { name: "Program", path: "/program", heading: "Program" },
+  // Issue 36: reports on questions (the review queue and the user's own).
+  { name: "Reports", path: "/reports", heading: "Reports" },
   { name: "Settings", path: "/settings", heading: "Settings" },
   { name: "Admin", path: "/admin", heading: "Admin Dashboard" },
 ];
@@ -75,14 +77,23 @@ for (const width of [320, 375, 430]) {
 test.describe("a resident who is no admin", () => {
   test.use({ viewport: { width: 375, height: 740 } });
 
-  test("More holds Capture, Import, Program and Settings, and no Admin", async ({ page, user }) => {
+  test("More holds Capture, Import, Program, Reports and Settings, and no Admin", async ({
+    page,
+    user,
+  }) => {
     void user;
     await page.goto("/");
     await expect(page.getByRole("heading", { level: 1, name: "Dashboard" })).toBeVisible();
     await expect((await barEntries(page)).entries).toHaveCount(5);
     await mainNav(page).getByRole("button", { name: "More", exact: true }).click();
     const sheet = page.getByRole("dialog", { name: "More" });
-    await expect(sheet.getByRole("link")).toHaveText(["Capture", "Import", "Program", "Settings"]);
+    await expect(sheet.getByRole("link")).toHaveText([
+      "Capture",
+      "Import",
+      "Program",
+      "Reports",
+      "Settings",
+    ]);
     await expect(page.getByRole("link", { name: "Admin" })).toHaveCount(0);
   });
 });
@@ -103,6 +114,7 @@ test.describe("on a wide screen", () => {
       "Import",
       "Browse",
       "Program",
+      "Reports",
       "Settings",
       "Admin",
     ]);

@@ -92,13 +92,16 @@ export function BottomNav({ isAdmin, badges }: { isAdmin: boolean; badges?: NavB
               <Link
                 to={to}
                 activeOptions={{ exact: exact ?? false, includeSearch: false }}
+                // A short label's full name ("Exam": "Practice Exam") contains what is shown, so it
+                // can be the aria-label; a count's words are read from the content instead.
+                aria-label={badge ? undefined : name}
                 className={ENTRY_CLASSES}
               >
                 <EntryFace
                   icon={icon}
                   label={label}
                   badge={badge}
-                  spoken={badge ? `${name ?? label}, ${badge.label}` : name}
+                  spoken={badge ? `${name ?? label}, ${badge.label}` : undefined}
                 />
               </Link>
             </li>
