@@ -9,9 +9,9 @@ import { startOfLocalDay } from "../../../core/srs/exam-plan";
 import { resolveTimeZone } from "../../../core/stats/days";
 import type { users, StudyStateRow } from "../../db/schema";
 import type { WriterProgram } from "../programs/assignment-progress";
-import type { QuestionJson } from "../questions/question-json";
+import type { QuestionJson, StoredQuestion } from "../questions/question-json";
 import type { SchedulerName } from "../../../core/srs/fsrs";
-import type { NextIntervals } from "../../../core/srs/schedule";
+import { nextIntervals, type NextIntervals } from "../../../core/srs/schedule";
 
 export interface WriterContext {
   settings: SchedulerSettings;
@@ -108,4 +108,43 @@ export interface AnswerResult {
   /** The caller's scheduler, and the days until the card comes back for each rating (issue 19). */
   scheduler: SchedulerName;
   nextIntervals: NextIntervals;
+}
+
+/**
+ * The letters chosen, upper case, once each, in order; null when one is not an option of the question.
+ * Both writer paths judge the same selection this way.
+ */
+export function normalizedSelection(question: StoredQuestion, chosen: string[]): string[] | null {
+  const optionLetters = new Set(Object.keys(question.options));
+  const selected = [...new Set(chosen.map((l) => l.toUpperCase()))].sort();
+  return selected.some((l) => !optionLetters.has(l)) ? null : selected;
+}
+
+/** What an answer returns, from either writer path. */
+export function answerResultOf(
+  question: StoredQuestion,
+  answer: {
+    isCorrect: boolean;
+    selected: string[];
+    key: string[];
+    reviewId: number;
+    json: QuestionJson;
+    before: StudyState;
+    now: Date;
+    settings: SchedulerSettings;
+  },
+): AnswerResult {
+  return {
+    isCorrect: answer.isCorrect,
+    selected: answer.selected,
+    correctAnswer: question.correctAnswer,
+    correctAnswers: answer.key,
+    explanation: question.explanation,
+    generatedExplanation: question.generatedExplanation,
+    category: question.category,
+    reviewId: answer.reviewId,
+    question: answer.json,
+    scheduler: answer.settings.scheduler,
+    nextIntervals: nextIntervals(answer.before, answer.now, answer.settings),
+  };
 }

@@ -22,7 +22,7 @@ import { FLASHCARD, type Difficulty } from "../../../core/constants";
 import { answerKeyOf, isCorrectSelection } from "../../../core/correctness";
 import type { TAnswerInput } from "../../../core/schemas/study";
 import type { StudyState } from "../../../core/srs";
-import { answerState, nextIntervals, rateState } from "../../../core/srs/schedule";
+import { answerState, rateState } from "../../../core/srs/schedule";
 import type { Db } from "../../db/client";
 import { prepared } from "../../db/prepared";
 import { timeRawQuery } from "../../metrics";
@@ -37,6 +37,8 @@ import {
 } from "../questions/question-json";
 import { placeLive } from "./review-placement";
 import {
+  answerResultOf,
+  normalizedSelection,
   toState,
   writerContextOf,
   writerUserFields,
@@ -324,9 +326,8 @@ export async function answerLive(
   if (question.questionType === FLASHCARD) return undefined;
   const key = answerKeyOf(question);
   if (key.length === 0) return undefined;
-  const optionLetters = new Set(Object.keys(question.options));
-  const selected = [...new Set(input.selected.map((l) => l.toUpperCase()))].sort();
-  if (selected.some((l) => !optionLetters.has(l))) return undefined;
+  const selected = normalizedSelection(question, input.selected);
+  if (!selected) return undefined;
   if (input.sessionId && !read.ownSession) return undefined;
   const isCorrect = isCorrectSelection(selected, key);
   const settings = read.context.settings;
@@ -341,19 +342,16 @@ export async function answerLive(
     review: { isCorrect, selected: textArray(selected), timeSpentMs: input.timeSpentMs },
   });
   if (!state) return undefined;
-  return {
+  return answerResultOf(question, {
     isCorrect,
     selected,
-    correctAnswer: question.correctAnswer,
-    correctAnswers: key,
-    explanation: question.explanation,
-    generatedExplanation: question.generatedExplanation,
-    category: question.category,
+    key,
     reviewId: state.pendingReviewId!,
-    question: read.json(state),
-    scheduler: settings.scheduler,
-    nextIntervals: nextIntervals(before, now, settings),
-  };
+    json: read.json(state),
+    before,
+    now,
+    settings,
+  });
 }
 
 /** rateQuestion's live path for a studied question, or undefined for the locking transaction. */

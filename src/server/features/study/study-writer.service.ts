@@ -14,7 +14,7 @@ import type { StudyState } from "../../../core/srs";
 import type { SchedulerSettings } from "../../../core/srs/fsrs";
 import { replayReviews } from "../../../core/srs/replay";
 import { placesReviews } from "../../../core/srs/exam-plan";
-import { answerState, nextIntervals, rateState } from "../../../core/srs/schedule";
+import { answerState, rateState } from "../../../core/srs/schedule";
 import type { Db } from "../../db/client";
 import { rowsOf } from "../../db/migrate";
 import {
@@ -31,6 +31,8 @@ import type { QuestionJson, StoredQuestion } from "../questions/question-json";
 import { questionJsonFor, requireVisibleQuestion } from "../questions/question-access";
 import { placeLive } from "./review-placement";
 import {
+  answerResultOf,
+  normalizedSelection,
   toState,
   type AnswerResult,
   writerContextOf,
@@ -214,11 +216,8 @@ export async function recordAnswer(
     if (question.questionType === FLASHCARD) throw badRequest(FLASHCARD_IS_RATED);
     const key = answerKeyOf(question);
     if (key.length === 0) throw badRequest(NO_ANSWER_KEY);
-    const optionLetters = new Set(Object.keys(question.options));
-    const selected = [...new Set(input.selected.map((l) => l.toUpperCase()))].sort();
-    if (selected.some((l) => !optionLetters.has(l))) {
-      throw badRequest(NOT_AN_OPTION);
-    }
+    const selected = normalizedSelection(question, input.selected);
+    if (!selected) throw badRequest(NOT_AN_OPTION);
     if (input.sessionId) await requireOwnSession(tx, userId, input.sessionId);
     const isCorrect = isCorrectSelection(selected, key);
     const { review, before, settings } = await logReview(tx, {
@@ -232,19 +231,16 @@ export async function recordAnswer(
     const after: StudyState = answerState(before, isCorrect, now, settings);
     const state = await saveState(tx, { userId, questionId: question.id }, after, review.id, now);
     const [json] = await questionJsonFor(tx, userId, [question], new Map([[question.id, state]]));
-    return {
+    return answerResultOf(question, {
       isCorrect,
       selected,
-      correctAnswer: question.correctAnswer,
-      correctAnswers: key,
-      explanation: question.explanation,
-      generatedExplanation: question.generatedExplanation,
-      category: question.category,
+      key,
       reviewId: review.id,
-      question: json!,
-      scheduler: settings.scheduler,
-      nextIntervals: nextIntervals(before, now, settings),
-    };
+      json: json!,
+      before,
+      now,
+      settings,
+    });
   });
 }
 
