@@ -41,6 +41,26 @@ describe("report inputs (docs/product/reports.md)", () => {
     ).toBe(REPORT_MESSAGES.COMMENT_LONG);
   });
 
+  it("take a kind however a client spells it, and refuse what names none", () => {
+    const kindOf = (kind: unknown) =>
+      ZCreateReport.safeParse({ questionId: QUESTION, kind, comment: "x" });
+    for (const spelling of [
+      "wrong_answer",
+      "wrong answer",
+      "Wrong-Answer",
+      "wrongAnswer",
+      "WRONG_KEY",
+    ])
+      expect(kindOf(spelling).data?.kind).toBe("wrong_answer");
+    expect(kindOf("Unclear or ambiguous").data?.kind).toBe("unclear");
+    expect(kindOf(" Copyright ").data?.kind).toBe("copyright");
+    for (const bad of ["typo", "", 3, null]) {
+      const parsed = kindOf(bad);
+      expect(parsed.success).toBe(false);
+      expect(parsed.error?.issues[0]?.message).toBe(REPORT_MESSAGES.KIND);
+    }
+  });
+
   it("close a report as answered (with a note), fixed or dismissed", () => {
     const id = QUESTION;
     expect(ZResolveReport.parse({ id, outcome: "fixed" })).toEqual({

@@ -68,7 +68,33 @@ export const REPORT_MESSAGES = {
 /** The notice readers see on a question with an open wrong-answer report (decision 381). */
 export const REPORTED_NOTICE = "Reported: the key may be wrong";
 
-export const ZReportKind = z.enum(REPORT_KINDS, { error: REPORT_MESSAGES.KIND });
+/** Other spellings clients send for a kind, after case and separators are evened out. */
+const KIND_ALIASES: Record<string, ReportKind> = {
+  wrong: "wrong_answer",
+  wrong_key: "wrong_answer",
+  incorrect_answer: "wrong_answer",
+  ambiguous: "unclear",
+  unclear_or_ambiguous: "unclear",
+};
+
+/**
+ * A kind as a client may spell it: "wrong_answer", "wrong answer", "Wrong-Answer" and "wrongAnswer"
+ * are one kind; anything else is left for the enum to refuse in the product's words.
+ */
+export function reportKindOf(raw: unknown): unknown {
+  if (typeof raw !== "string") return raw;
+  const even = raw
+    .trim()
+    .replace(/([a-z])([A-Z])/g, "$1_$2")
+    .toLowerCase()
+    .replace(/[\s-]+/g, "_");
+  return KIND_ALIASES[even] ?? even;
+}
+
+export const ZReportKind = z.preprocess(
+  reportKindOf,
+  z.enum(REPORT_KINDS, { error: REPORT_MESSAGES.KIND }),
+);
 const ZComment = z.string().trim().max(REPORT_COMMENT_MAX, { error: REPORT_MESSAGES.COMMENT_LONG });
 const ZNote = z.string().trim().max(REPORT_COMMENT_MAX, { error: REPORT_MESSAGES.NOTE_LONG });
 export const ZReportId = z.uuid({ error: REPORT_MESSAGES.NOT_FOUND });

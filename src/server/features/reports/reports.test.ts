@@ -351,6 +351,12 @@ describe("over HTTP", () => {
     expect(created.json()).toMatchObject({ report: { kind: "wrong_answer", status: "open" } });
     const again = await post(q, { kind: "unclear" });
     expect([again.statusCode, again.json().message]).toEqual([409, REPORT_MESSAGES.ALREADY_OPEN]);
+    // A client's spelling of a kind: the same kind, here refused only as a second open report.
+    const spelled = await post(q, { kind: "Wrong answer" });
+    expect([spelled.statusCode, spelled.json().message]).toEqual([
+      409,
+      REPORT_MESSAGES.ALREADY_OPEN,
+    ]);
     const bad = await post(q, { kind: "typo" });
     expect([bad.statusCode, bad.json().message]).toEqual([400, REPORT_MESSAGES.KIND]);
     const hidden = await post(await privateQ(), { kind: "unclear" });
