@@ -3,6 +3,13 @@ import tailwindcss from "@tailwindcss/vite";
 import { tanstackRouter } from "@tanstack/router-plugin/vite";
 import react from "@vitejs/plugin-react";
 import { defineConfig, type Plugin } from "vite";
+import {
+  isLayout,
+  layoutsOf,
+  ROUTE_PRELOADS_FILE,
+  routePathOf,
+  type RoutePreloads,
+} from "./src/server/route-preloads";
 import { VitePWA } from "vite-plugin-pwa";
 
 /**
@@ -28,6 +35,81 @@ function stylesheetOffTheFirstPaint(): Plugin {
   };
 }
 
+/**
+ * dist/web/route-preloads.json: for each page, the chunks of its route file and of the layouts around
+ * it, with their static imports, less what the entry already loads. The server names them in a `Link`
+ * header on the page's HTML, so they download with the entry script instead of after it has run
+ * (src/server/route-preloads.ts, decision 418).
+ */
+function routePreloads(): Plugin {
+  const ROUTE_MODULE = /[\\/]src[\\/]web[\\/]routes[\\/](.+)\.tsx(?:\?|$)/;
+  return {
+    name: "prite:route-preloads",
+    apply: "build",
+    generateBundle(_options, bundle) {
+      const chunks = new Map<string, { imports: string[]; moduleIds: string[] }>();
+      const chunkCss = new Map<string, Set<string>>();
+      for (const [fileName, output] of Object.entries(bundle)) {
+        if (output.type !== "chunk") continue;
+        chunks.set(fileName, output);
+        chunkCss.set(fileName, output.viteMetadata?.importedCss ?? new Set());
+      }
+      const closure = (start: string[]) => {
+        const seen = new Set<string>();
+        const queue = [...start];
+        while (queue.length > 0) {
+          const file = queue.pop()!;
+          if (seen.has(file)) continue;
+          seen.add(file);
+          queue.push(...(chunks.get(file)?.imports ?? []));
+        }
+        return seen;
+      };
+      const entries = Object.values(bundle).flatMap((o) =>
+        o.type === "chunk" && o.isEntry ? [o.fileName] : [],
+      );
+      const initial = closure(entries);
+      // Each route file's chunks: where its split parts (`?tsr-split=…`) ended up.
+      const byRoute = new Map<string, Set<string>>();
+      for (const [fileName, chunk] of chunks) {
+        for (const id of chunk.moduleIds) {
+          const route = ROUTE_MODULE.exec(id.replace(/\\/g, "/"))?.[1];
+          if (!route) continue;
+          const files = byRoute.get(route) ?? new Set<string>();
+          files.add(fileName);
+          byRoute.set(route, files);
+        }
+      }
+      const routeFiles = [...byRoute.keys()];
+      const preloads: RoutePreloads = { entry: { scripts: [], styles: [] }, routes: [] };
+      for (const route of routeFiles) {
+        if (isLayout(route, routeFiles)) continue;
+        const own = [route, ...layoutsOf(route, routeFiles)].flatMap((r) => [...byRoute.get(r)!]);
+        const files = [...closure(own)].filter((file) => !initial.has(file)).sort();
+        if (files.length > 0) {
+          preloads.routes.push({ path: routePathOf(route), files: files.map((f) => `/${f}`) });
+        }
+      }
+      preloads.routes.sort((a, b) => a.path.localeCompare(b.path));
+      // The entry's own files lead the header: the page's chunks are of no use before it has run.
+      const entryFirst = (a: string, b: string) =>
+        Number(!entries.includes(a)) - Number(!entries.includes(b));
+      preloads.entry = {
+        scripts: [...initial]
+          .sort()
+          .sort(entryFirst)
+          .map((f) => `/${f}`),
+        styles: entries.flatMap((f) => [...(chunkCss.get(f) ?? [])]).map((f) => `/${f}`),
+      };
+      this.emitFile({
+        type: "asset",
+        fileName: ROUTE_PRELOADS_FILE,
+        source: `${JSON.stringify(preloads, null, 2)}\n`,
+      });
+    },
+  };
+}
+
 const apiTarget = `http://localhost:${process.env.API_PORT ?? 3001}`;
 
 export default defineConfig({
@@ -43,6 +125,7 @@ export default defineConfig({
     react(),
     tailwindcss(),
     stylesheetOffTheFirstPaint(),
+    routePreloads(),
     // The installable app (issue 18, docs/decisions/190): a Workbox service worker that precaches the
     // shell and nothing else. Registration is the app's own (src/web/pwa), after the first render.
     VitePWA({

@@ -334,6 +334,43 @@ describe("the single-page app", () => {
       expect(stale.body).not.toContain("<title>");
       const missingFile = await app.inject({ method: "GET", url: "/favicon-missing.png" });
       expect(missingFile.statusCode).toBe(404);
+      // No route-preloads.json in this build: no Link header, the page still served.
+      expect(route.headers.link).toBeUndefined();
+    } finally {
+      await app.close();
+      fs.rmSync(webDir, { recursive: true, force: true });
+    }
+  });
+
+  it("names a page's chunks in a Link header on its HTML (decision 418)", async () => {
+    const fs = await import("node:fs");
+    const os = await import("node:os");
+    const path = await import("node:path");
+    const { buildApp } = await import("./app");
+    const { DEFAULT_THROTTLE } = await import("./auth/throttle");
+    const webDir = fs.mkdtempSync(path.join(os.tmpdir(), "prite-web-"));
+    fs.writeFileSync(path.join(webDir, "index.html"), "<!doctype html><title>PRITE Study</title>");
+    fs.writeFileSync(
+      path.join(webDir, "route-preloads.json"),
+      JSON.stringify({
+        entry: { scripts: ["/assets/index-a.js"], styles: ["/assets/index-a.css"] },
+        routes: [{ path: "/exams/$examId", files: ["/assets/app-b.js", "/assets/_examId-c.js"] }],
+      }),
+    );
+    const app = await buildApp({
+      handle: h.db,
+      config: { aiModel: null, throttle: DEFAULT_THROTTLE },
+      webDir,
+    });
+    try {
+      const runner = await app.inject({ method: "GET", url: "/exams/0f8fad5b?x=1" });
+      expect(runner.statusCode).toBe(200);
+      expect(runner.headers.link).toBe(
+        "</assets/index-a.js>; rel=modulepreload, </assets/index-a.css>; rel=preload; as=style; crossorigin, </assets/app-b.js>; rel=modulepreload, </assets/_examId-c.js>; rel=modulepreload",
+      );
+      const other = await app.inject({ method: "GET", url: "/browse" });
+      expect(other.statusCode).toBe(200);
+      expect(other.headers.link).toBeUndefined();
     } finally {
       await app.close();
       fs.rmSync(webDir, { recursive: true, force: true });

@@ -32,6 +32,7 @@ import { enableDuePageCache } from "./features/study/due-page-cache";
 import { enablePlanReadCache } from "./features/study/plan-read-cache";
 import { registerMetrics } from "./metrics";
 import { registerReadiness } from "./ready";
+import { preloadLinkHeader, ROUTE_PRELOADS_FILE, type RoutePreloads } from "./route-preloads";
 
 export { BULK_BODY_LIMIT, DEFAULT_BODY_LIMIT };
 export const TOO_LARGE = "The request is too large.";
@@ -157,6 +158,17 @@ const ALWAYS_REVALIDATED: ReadonlySet<string> = new Set([
  */
 function logicalFile(sentPath: string): string {
   return path.basename(sentPath).replace(/\.(br|gz)$/, "");
+}
+
+/** The build's map of each page's chunks; null (no `Link` headers) for a build without one. */
+function readRoutePreloads(webDir: string): RoutePreloads | null {
+  try {
+    return JSON.parse(
+      fs.readFileSync(path.join(webDir, ROUTE_PRELOADS_FILE), "utf8"),
+    ) as RoutePreloads;
+  } catch {
+    return null;
+  }
 }
 
 /** The Content-Security-Policy (docs/decisions/062-content-security-policy.md). */
@@ -406,6 +418,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     });
   }
 
+  const preloads = hasWeb ? readRoutePreloads(webDir!) : null;
   app.setNotFoundHandler((req, reply) => {
     if (req.url.startsWith("/api/") || req.url === "/api" || req.url.startsWith("/trpc")) {
       return reply.status(404).send({ message: "Not found" });
@@ -414,6 +427,9 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     const pathname = req.url.split("?")[0] ?? "";
     const looksLikeFile = pathname.startsWith("/assets/") || /\.[a-z0-9]+$/i.test(pathname);
     if (hasWeb && !looksLikeFile && (req.method === "GET" || req.method === "HEAD")) {
+      // The page's own chunks, named so the browser fetches them beside the entry (decision 418).
+      const link = preloads && preloadLinkHeader(preloads, pathname);
+      if (link) reply.header("Link", link);
       return reply.header("Cache-Control", "no-cache").sendFile("index.html", webDir!);
     }
     return reply.status(404).send({ message: "Not found" });

@@ -5,6 +5,7 @@ import { createRoot } from "react-dom/client";
 import { trpc } from "./lib/trpc";
 import { cn } from "./lib/utils";
 import { inBackgroundAfterLoad } from "./lib/after-paint";
+import { startFirstSignedInLoad } from "./lib/early-data";
 import { applyPreloadedStylesheets } from "./lib/stylesheets";
 import { createAppRouter } from "./router";
 import "./styles.css";
@@ -14,10 +15,15 @@ const { router, queryClient, trpcClient } = createAppRouter();
 // Each page's code is its own chunk, and the router asks for it only once the page's beforeLoad (the
 // session check) has answered: asking now overlaps the two round trips instead of queuing them
 // (Lighthouse's sign-in LCP waited on both).
-for (const route of router.getMatchedRoutes(window.location.pathname)[0]) {
+const firstRoutes = router.getMatchedRoutes(window.location.pathname)[0];
+for (const route of firstRoutes) {
   void router.loadRouteChunk(route)?.catch(() => {
     // The router loads it again when it renders the page, and reports a failure there.
   });
+}
+// Likewise the session check and the page's first data (lib/early-data.ts), for a signed-in page.
+if (firstRoutes.some((route) => route.id === "/_app")) {
+  startFirstSignedInLoad(window.location.pathname, router.options.context.trpc);
 }
 
 const container = document.getElementById("root");

@@ -1,5 +1,5 @@
-import { describe, expect, it } from "vitest";
-import { prefetchPageData } from "./early-data";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { prefetchPageData, startFirstSignedInLoad, takeEarlySessionCheck } from "./early-data";
 import type { TrpcUtils } from "./trpc";
 
 /**
@@ -69,5 +69,34 @@ describe("prefetchPageData", () => {
     const { utils, asked } = recorder(null);
     expect(prefetchPageData("/import", utils)).toBeNull();
     expect(asked).toEqual([]);
+  });
+});
+
+describe("startFirstSignedInLoad", () => {
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    takeEarlySessionCheck();
+  });
+
+  it("asks for the session and the page's data at once, and hands the check over once", async () => {
+    vi.stubGlobal("navigator", { onLine: true });
+    const id = "0f8fad5b-d9cb-469f-a165-70867728950e";
+    const { utils, asked } = recorder("resident");
+    startFirstSignedInLoad(`/exams/${id}`, utils);
+    // Both in the same tick, so the tRPC link sends them in one batch.
+    expect(asked).toEqual([`exams.get {"examId":"${id}"}`, "auth.me"]);
+    const check = takeEarlySessionCheck();
+    expect(check).not.toBeNull();
+    await expect(check).resolves.toEqual({ role: "resident" });
+    // The layout's later checks ask the server (or the cache) as before.
+    expect(takeEarlySessionCheck()).toBeNull();
+  });
+
+  it("asks for nothing offline: the app opens from the offline copy", () => {
+    vi.stubGlobal("navigator", { onLine: false });
+    const { utils, asked } = recorder(null);
+    startFirstSignedInLoad("/study", utils);
+    expect(asked).toEqual([]);
+    expect(takeEarlySessionCheck()).toBeNull();
   });
 });

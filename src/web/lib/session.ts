@@ -3,6 +3,7 @@ import { useRouteContext, useRouter, type AnyRouter } from "@tanstack/react-rout
 import { useCallback, useState } from "react";
 import { eraseOfflineData, OfflineStore, rememberedUser, rememberUser } from "@/web/offline/store";
 import type { sendQueued } from "@/web/offline/sync";
+import { takeEarlySessionCheck } from "./early-data";
 import {
   errorMessage,
   httpStatusOf,
@@ -29,7 +30,7 @@ export async function loadSessionUser(
   try {
     const user = opts.fresh
       ? await trpcUtils.auth.me.fetch(undefined, { staleTime: 0 })
-      : await trpcUtils.auth.me.ensureData();
+      : await (takeEarlySessionCheck() ?? trpcUtils.auth.me.ensureData());
     await adoptOfflineUser(user);
     return user;
   } catch (error) {
