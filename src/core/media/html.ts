@@ -1,16 +1,7 @@
 import { sanitizeHtml } from "../import/anki/html";
+import { isMediaHash, mediaUrl } from "./url";
 
-/** A stored image's key: the lower-case hex SHA-256 of its bytes. */
-const HASH = /^[0-9a-f]{64}$/;
-
-export function isMediaHash(value: string): boolean {
-  return HASH.test(value);
-}
-
-/** Where the web and REST clients fetch a stored image. */
-export function mediaUrl(sha256: string): string {
-  return `/api/media/${sha256}`;
-}
+export { isMediaHash, mediaUrl } from "./url";
 
 const IMG_TAG = /<img\b[^<>]*>/gi;
 const SRC = /\ssrc="([^"]*)"/i;

@@ -1,7 +1,7 @@
 import { QuestionImages } from "@/web/components/questions/question-images";
 import { Link } from "@tanstack/react-router";
 import { ChevronLeft, ChevronRight, Flag, Send, Timer } from "lucide-react";
-import { useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
+import { lazy, Suspense, useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
 import { PageHeader } from "@/web/components/layout/page-header";
 import { Alert, useBanner } from "@/web/components/ui/alert";
 import { Badge } from "@/web/components/ui/badge";
@@ -9,8 +9,8 @@ import { Button } from "@/web/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "@/web/components/ui/card";
 import { Spinner } from "@/web/components/ui/spinner";
 import { errorMessage, trpc, type RouterOutputs } from "@/web/lib/trpc";
+import { inBackgroundAfterLoad } from "@/web/lib/after-paint";
 import { cn } from "@/web/lib/utils";
-import { ExamResults } from "./exam-results";
 import { formatClock, modeLabel } from "./exam-text";
 import { QuestionNavigator } from "./question-navigator";
 
@@ -44,6 +44,15 @@ function useCountdown(remainingMs: number | null, fetchedAt: number): number | n
   return Math.max(0, remainingMs - (now - fetchedAt));
 }
 
+/**
+ * The results (with Report a problem's dialog and its schemas) are a chunk of their own: a resident
+ * opening an exam in progress does not wait for them on a phone (issue 35 item 2, decision 419). The
+ * runner fetches the chunk in the background once it is up, so the results show at once when the
+ * exam ends.
+ */
+const loadResults = () => import("./exam-results");
+const ExamResults = lazy(() => loadResults().then((m) => ({ default: m.ExamResults })));
+
 /** Issue 16 item 2: taking an exam, one question at a time; the results once it is over. */
 export function TakeExamPage({ examId, notice }: { examId: string; notice?: string }) {
   // Fresh for a few seconds: the exam asked for with the session check on a first visit
@@ -67,7 +76,13 @@ export function TakeExamPage({ examId, notice }: { examId: string; notice?: stri
       </div>
     );
   }
-  if (query.data.status !== "in_progress") return <ExamResults examId={examId} />;
+  if (query.data.status !== "in_progress") {
+    return (
+      <Suspense fallback={<Spinner label="Loading results..." showLabel />}>
+        <ExamResults examId={examId} />
+      </Suspense>
+    );
+  }
   return (
     <ExamRunner
       exam={query.data}
@@ -108,6 +123,15 @@ function ExamRunner({
   const [draft, setDraft] = useState<Record<string, string[]>>({});
   const shownAt = useRef(Date.now());
   const remaining = useCountdown(exam.remainingMs, fetchedAt);
+  useEffect(
+    () =>
+      inBackgroundAfterLoad(() => {
+        void loadResults().catch(() => {
+          // Asked for again, and reported, when the results are shown.
+        });
+      }),
+    [],
+  );
   const timed = exam.mode === "timed";
 
   const q = exam.questions[index]!;

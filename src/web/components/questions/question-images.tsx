@@ -1,4 +1,4 @@
-import { isMediaHash, mediaUrl } from "@/core/media";
+import { isMediaHash, mediaUrl } from "@/core/media/url";
 import { cn } from "@/web/lib/utils";
 
 interface QuestionImagesProps {
