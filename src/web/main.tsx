@@ -21,7 +21,8 @@ for (const route of firstRoutes) {
     // The router loads it again when it renders the page, and reports a failure there.
   });
 }
-// Likewise the session check and the page's first data (lib/early-data.ts), for a signed-in page.
+// Likewise the session check and the page's first data (lib/early-data.ts, decision 419), for a
+// signed-in page.
 if (firstRoutes.some((route) => route.id === "/_app")) {
   startFirstSignedInLoad(window.location.pathname, router.options.context.trpc);
 }

@@ -46,7 +46,7 @@ function useCountdown(remainingMs: number | null, fetchedAt: number): number | n
 
 /**
  * The results (with Report a problem's dialog and its schemas) are a chunk of their own: a resident
- * opening an exam in progress does not wait for them on a phone (issue 35 item 2, decision 419). The
+ * opening an exam in progress does not wait for them on a phone (issue 35 item 2, decision 420). The
  * runner fetches the chunk in the background once it is up, so the results show at once when the
  * exam ends.
  */
