@@ -90,7 +90,10 @@ export async function seedSynthetic(db: Db, opts: SyntheticOptions) {
     // Sorts for the rebuilt indexes and the rollups' grouping: in memory where the server allows.
     await tx.execute(sql`set local maintenance_work_mem = '256MB'`);
     await tx.execute(sql`set local work_mem = '64MB'`);
-    await bulkLoad(tx, ["reviews", "study_states"], async () => {
+    // The two kept tables of a row per answer or so are loaded the same way: their foreign-key
+    // lookups were most of the backfill's time.
+    const tables = ["reviews", "study_states", "answer_quarters", "question_option_picks"];
+    await bulkLoad(tx, tables, async () => {
       // A review's user is the creator for private questions and any synthetic user for public ones,
       // so every review is of a question its user may see.
       await tx.execute(sql`
