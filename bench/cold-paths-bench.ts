@@ -19,7 +19,7 @@
  *
  * The machine's 1-minute load average is read before each part and recorded beside its figures.
  */
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -33,6 +33,7 @@ import { hashPassword } from "../src/server/auth/password";
 import { createDb } from "../src/server/db/client";
 import { queryRows } from "../src/server/db/raw";
 import { SYNTHETIC_PASSWORD } from "../src/server/features/seed/synthetic";
+import { startBuiltServer, type BuiltServer } from "./built-server";
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
 const { values: args } = parseArgs({
@@ -61,48 +62,13 @@ const dbUrl = (name: string) => {
   return u.toString();
 };
 
-interface Server {
-  base: string;
-  child: ChildProcess;
-  stop(): Promise<void>;
-}
-
-async function startServer(
-  env: Record<string, string>,
-  port: number,
-  root = ROOT,
-): Promise<Server> {
-  const base = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, [path.join(root, "dist", "server", "main.js")], {
-    cwd: root,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      LOG_LEVEL: "warn",
-      PRITE_ROOT: root,
-      REGISTRATIONS_PER_HOUR_PER_IP: "0",
-      ...env,
-    },
-    stdio: ["ignore", "ignore", "inherit"],
+/** The built server with this bench's environment (sign-ins unthrottled). */
+function startServer(env: Record<string, string>, port: number, root = ROOT): Promise<BuiltServer> {
+  return startBuiltServer({
+    root,
+    port,
+    env: { REGISTRATIONS_PER_HOUR_PER_IP: "0", ...env },
   });
-  for (let i = 0; ; i++) {
-    try {
-      if ((await fetch(`${base}/api/health`)).ok) break;
-    } catch {
-      // starting
-    }
-    if (i > 1200) throw new Error("the server did not start");
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return {
-    base,
-    child,
-    async stop() {
-      child.kill("SIGTERM");
-      await new Promise((r) => child.once("exit", r));
-    },
-  };
 }
 
 async function login(base: string, username: string, password: string): Promise<string> {

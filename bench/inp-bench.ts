@@ -15,7 +15,6 @@
  *
  * `--trace FILE` writes a Chrome trace (devtools.timeline) of the whole loop, for the Performance panel.
  */
-import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -23,6 +22,7 @@ import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
 import { chromium, type Page } from "playwright-core";
 import { DEMO_BANK } from "../src/server/features/seed/demo-bank";
+import { startBuiltServer } from "./built-server";
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
 const { values: args } = parseArgs({
@@ -43,28 +43,11 @@ const QUESTIONS = COUNT * (RATINGS.length + 1) + 10;
 async function startServer(port: number) {
   const base = `http://127.0.0.1:${port}`;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "prite-inp-"));
-  const server = spawn(process.execPath, [path.join(ROOT, "dist", "server", "main.js")], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      DATA_DIR: dataDir,
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      DATABASE_URL: "",
-      LOG_LEVEL: "warn",
-      PRITE_ROOT: ROOT,
-    },
-    stdio: ["ignore", "ignore", "inherit"],
+  const server = await startBuiltServer({
+    root: ROOT,
+    port,
+    env: { DATA_DIR: dataDir, DATABASE_URL: "" },
   });
-  for (let i = 0; ; i++) {
-    try {
-      if ((await fetch(`${base}/api/health`)).ok) break;
-    } catch {
-      // starting
-    }
-    if (i > 600) throw new Error("the server did not start");
-    await new Promise((r) => setTimeout(r, 100));
-  }
   const reg = await fetch(`${base}/api/auth/register`, {
     method: "POST",
     headers: { "content-type": "application/json" },
@@ -96,8 +79,7 @@ async function startServer(port: number) {
   });
   if (!limits.ok) throw new Error(`setDailyLimits: ${limits.status} ${await limits.text()}`);
   const stop = async () => {
-    server.kill("SIGTERM");
-    await new Promise((r) => setTimeout(r, 500));
+    await server.stop();
     fs.rmSync(dataDir, { recursive: true, force: true });
   };
   return { base, token, stop };

@@ -17,11 +17,12 @@
  * Lighthouse is not a project dependency (it is large and only this script uses it): set
  * LIGHTHOUSE_BIN to an installed `lighthouse` binary, or the script runs `npx --yes lighthouse@12.8.2`.
  */
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { DEMO_BANK } from "../src/server/features/seed/demo-bank";
+import { startBuiltServer, type BuiltServer } from "./built-server";
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
 const ALL_PAGES = [
@@ -119,7 +120,7 @@ interface Target {
   root: string;
   base: string;
   cookie: string;
-  server: ChildProcess;
+  server: BuiltServer;
   dataDir: string;
   /** The Practice Exam the runner page opens. */
   examId: string;
@@ -147,28 +148,12 @@ function exportRef(ref: string): string {
 async function startTarget(label: string, root: string, port: number): Promise<Target> {
   const base = `http://127.0.0.1:${port}`;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "prite-lh-"));
-  const server = spawn(process.execPath, [path.join(root, "dist", "server", "main.js")], {
-    cwd: root,
-    env: {
-      ...process.env,
-      DATA_DIR: dataDir,
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      DATABASE_URL: "",
-      LOG_LEVEL: "warn",
-      PRITE_ROOT: root,
-    },
-    stdio: ["ignore", "ignore", "inherit"],
+  const server = await startBuiltServer({
+    root,
+    port,
+    env: { DATA_DIR: dataDir, DATABASE_URL: "" },
+    label,
   });
-  for (let i = 0; ; i++) {
-    try {
-      if ((await fetch(`${base}/api/health`)).ok) break;
-    } catch {
-      // starting
-    }
-    if (i > 600) throw new Error(`${label}: server did not start`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
   const reg = await fetch(`${base}/api/auth/register`, {
     method: "POST",
     headers: { "content-type": "application/json" },
@@ -223,8 +208,7 @@ async function startTarget(label: string, root: string, port: number): Promise<T
 }
 
 async function stopTarget(target: Target) {
-  target.server.kill("SIGTERM");
-  await new Promise((r) => setTimeout(r, 500));
+  await target.server.stop();
   fs.rmSync(target.dataDir, { recursive: true, force: true });
 }
 
