@@ -21,16 +21,17 @@ const TRPC = "application/json; charset=utf-8";
 
 async function call(
   procedure: string,
-  body: unknown,
+  input: unknown,
   contentType: string,
   user?: TestUser,
-  query = "",
+  batch = false,
 ): Promise<LightMyRequestResponse> {
   const app = await h.app();
+  const body = typeof input === "string" ? input : JSON.stringify(batch ? { 0: input } : input);
   return app.inject({
     method: "POST",
-    url: `/trpc/${procedure}${query}`,
-    payload: typeof body === "string" ? body : JSON.stringify(body),
+    url: `/trpc/${procedure}${batch ? "?batch=1" : ""}`,
+    payload: body,
     headers: { ...user?.headers, "content-type": contentType },
   });
 }
@@ -61,33 +62,28 @@ async function sm2User() {
 }
 
 describe("study.answer and study.rate called one at a time (decision 407)", () => {
-  it("answer as tRPC's handler does, for the same call of two users", async () => {
-    const owner = await h.user();
-    const q = await addQuestion(h.db.db, owner.user.id, { isPublic: true });
-    const [a, b] = [await sm2User(), await sm2User()];
-    const before = leanCalls.count;
-    const lean = await call(
-      "study.answer",
-      { questionId: q.id, selected: ["B"], timeSpentMs: 900 },
-      LEAN,
-      a,
-    );
-    const trpc = await call(
-      "study.answer",
-      { questionId: q.id, selected: ["B"], timeSpentMs: 900 },
-      TRPC,
-      b,
-    );
-    expect(leanCalls.count).toBe(before + 1);
-    expect(seen(lean).status).toBe(200);
-    expect(normalized(seen(lean))).toEqual(normalized(seen(trpc)));
+  it.each([false, true])(
+    "answer as tRPC's handler does, for the same call of two users (as a batch of one: %s)",
+    async (batch) => {
+      const owner = await h.user();
+      const q = await addQuestion(h.db.db, owner.user.id, { isPublic: true });
+      const [a, b] = [await sm2User(), await sm2User()];
+      const before = leanCalls.count;
+      const answer = { questionId: q.id, selected: ["B"], timeSpentMs: 900 };
+      const lean = await call("study.answer", answer, LEAN, a, batch);
+      const trpc = await call("study.answer", answer, TRPC, b, batch);
+      expect(leanCalls.count).toBe(before + 1);
+      expect(seen(lean).status).toBe(200);
+      expect(normalized(seen(lean))).toEqual(normalized(seen(trpc)));
 
-    const leanRate = await call("study.rate", { questionId: q.id, difficulty: 1 }, LEAN, a);
-    const trpcRate = await call("study.rate", { questionId: q.id, difficulty: 1 }, TRPC, b);
-    expect(leanCalls.count).toBe(before + 2);
-    expect(seen(leanRate).status).toBe(200);
-    expect(normalized(seen(leanRate))).toEqual(normalized(seen(trpcRate)));
-  });
+      const rating = { questionId: q.id, difficulty: 1 };
+      const leanRate = await call("study.rate", rating, LEAN, a, batch);
+      const trpcRate = await call("study.rate", rating, TRPC, b, batch);
+      expect(leanCalls.count).toBe(before + 2);
+      expect(seen(leanRate).status).toBe(200);
+      expect(normalized(seen(leanRate))).toEqual(normalized(seen(trpcRate)));
+    },
+  );
 
   it("refuse as tRPC's handler does: no session, bad input, no such question, not an option", async () => {
     const me = await sm2User();
@@ -103,32 +99,45 @@ describe("study.answer and study.rate called one at a time (decision 407)", () =
       ["study.rate", { questionId: randomUUID(), difficulty: 1 }, me],
       ["study.answer", { questionId: q.id, selected: ["Z"], timeSpentMs: 1 }, me],
     ];
-    for (const [procedure, body, user] of cases) {
-      const before = leanCalls.count;
-      const lean = seen(await call(procedure, body, LEAN, user));
-      expect(leanCalls.count, procedure).toBe(before + 1);
-      const trpc = seen(await call(procedure, body, TRPC, user));
-      expect(lean.status, JSON.stringify(body)).toBeGreaterThanOrEqual(400);
-      expect(lean, JSON.stringify(body)).toEqual(trpc);
+    for (const batch of [false, true]) {
+      for (const [procedure, body, user] of cases) {
+        const what = `${JSON.stringify(body)}, batch ${batch}`;
+        const before = leanCalls.count;
+        const lean = seen(await call(procedure, body, LEAN, user, batch));
+        expect(leanCalls.count, what).toBe(before + 1);
+        const trpc = seen(await call(procedure, body, TRPC, user, batch));
+        expect(lean.status, what).toBeGreaterThanOrEqual(400);
+        expect(lean, what).toEqual(trpc);
+      }
     }
   });
 
-  it("leaves batches, other procedures and bodies that are not JSON to tRPC's handler", async () => {
+  it("leaves batches of two, other procedures and bodies that are not JSON to tRPC's handler", async () => {
     const me = await sm2User();
     const q = await addQuestion(h.db.db, me.user.id);
     const before = leanCalls.count;
-    const batch = await call(
-      "study.answer",
-      { 0: { questionId: q.id, selected: ["B"], timeSpentMs: 1 } },
-      LEAN,
-      me,
-      "?batch=1",
-    );
-    expect(batch.statusCode).toBe(200);
-    expect((batch.json() as unknown[])[0]).toMatchObject({ result: { data: { isCorrect: true } } });
-    for (const body of ["{not json", ""]) {
-      const broken = await call("study.rate", body, LEAN, me);
-      expect(broken.statusCode).toBe(400);
+    // Two calls in one batch.
+    const app = await h.app();
+    const two = await app.inject({
+      method: "POST",
+      url: "/trpc/study.answer,study.rate?batch=1",
+      payload: JSON.stringify({
+        0: { questionId: q.id, selected: ["B"], timeSpentMs: 1 },
+        1: { questionId: q.id, difficulty: 1 },
+      }),
+      headers: { ...me.headers, "content-type": LEAN },
+    });
+    expect(two.statusCode).toBe(200);
+    expect(two.json()).toMatchObject([
+      { result: { data: { isCorrect: true } } },
+      { result: { data: { _id: q.id } } },
+    ]);
+    for (const batch of [false, true]) {
+      for (const body of ["{not json", "", "[1]"]) {
+        if (body === "[1]" && !batch) continue;
+        const broken = await call("study.rate", body, LEAN, me, batch);
+        expect(broken.statusCode).toBe(400);
+      }
     }
     const finish = await call("study.finishSession", { sessionId: randomUUID() }, LEAN, me);
     expect(finish.statusCode).toBe(404);
