@@ -23,6 +23,7 @@ import { registerOidcRoutes } from "./rest/oidc";
 import type { OidcSettings } from "./env";
 import { registerBackupRoute } from "./rest/backup";
 import type { AppConfig } from "./trpc/context";
+import { leanMutationsHook, type LeanErrorHandler } from "./trpc/lean-mutations";
 import { appRouter, type AppRouter } from "./trpc/router";
 import { BULK_BODY_LIMIT, DEFAULT_BODY_LIMIT } from "./body-limits";
 import { startAuditSweep } from "./features/audit/retention-sweep";
@@ -358,6 +359,11 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
 
   registerReadiness(app, handle, opts.migrationsFolder);
 
+  const logTrpcError: LeanErrorHandler = ({ error, path: procedure, req }) => {
+    if (error.code === "INTERNAL_SERVER_ERROR") {
+      req.log.error({ err: error.cause ?? error, procedure }, "tRPC procedure failed");
+    }
+  };
   await app.register(async (trpcScope) => {
     // One fastify route serves every procedure, so its own limit is the bulk one and the real limit of
     // each call is enforced here, on the bytes received: 1 MB unless every procedure is a bulk save.
@@ -369,6 +375,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
         ? payload
         : byteLimited(payload, trpcBodyLimit(req.url)),
     );
+    // The study loop's two mutations, called one at a time, skip the fetch adapter (decision 407).
+    trpcScope.addHook("preHandler", leanMutationsHook(makeContext, logTrpcError));
     await trpcScope.register(fastifyTRPCPlugin, {
       prefix: "/trpc",
       trpcOptions: {
@@ -377,11 +385,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
         // most TRPC_MAX_BATCH calls, so only a hand-made batch meets this 400.
         maxBatchSize: TRPC_MAX_BATCH,
         createContext: ({ req, res }) => makeContext(req, res),
-        onError: ({ error, path: procedure, req }) => {
-          if (error.code === "INTERNAL_SERVER_ERROR") {
-            req.log.error({ err: error.cause ?? error, procedure }, "tRPC procedure failed");
-          }
-        },
+        onError: logTrpcError,
       },
     } satisfies FastifyTRPCPluginOptions<AppRouter>);
   });

@@ -79,6 +79,16 @@ export class VersionedCache<T> {
     return this.entries.has(key);
   }
 
+  /** The kept value whatever its version (for a check of the caller's own before the version's). */
+  peek(key: string): T | undefined {
+    return this.entries.get(key)?.value;
+  }
+
+  delete(key: string): void {
+    const entry = this.entries.get(key);
+    if (entry) this.remove(key, entry);
+  }
+
   get(key: string, version: string, now: number, dayKey = ""): T | undefined {
     const entry = this.entries.get(key);
     if (!entry) return undefined;

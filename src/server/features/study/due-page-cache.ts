@@ -1,3 +1,4 @@
+import { LRUCache } from "lru-cache";
 import type { Db } from "../../db/client";
 import { VersionedCache } from "../../db/user-versions";
 
@@ -7,6 +8,8 @@ export interface CachedDuePage {
   total: number;
   /** Of the total: reviews due and today's new questions. */
   counts?: { reviews: number; fresh: number };
+  /** The user's study writes through this process when it was read (studyWritesOf). */
+  written?: number;
 }
 
 /** At most this much page text is kept per process (UTF-16 code units × 2), oldest first out. */
@@ -40,4 +43,30 @@ export function enableDuePageCache(db: Db, cache = newDuePageCache()): DuePageCa
 
 export function duePageCacheOf(db: Db): DuePageCache | undefined {
   return caches.get(db);
+}
+
+/**
+ * Per cache, each user's answers and ratings committed through this process (issue 35 item 1). A page
+ * read before one of them cannot answer a later request (the write moved the user's version), so the
+ * due page skips reading the version for it and reads the page at once. Only a shortcut to a refusal:
+ * a count forgotten by the LRU starts again at 0, which at worst leaves the check to the version.
+ */
+const writes = new WeakMap<DuePageCache, LRUCache<string, number>>();
+
+function writesFor(cache: DuePageCache): LRUCache<string, number> {
+  let byUser = writes.get(cache);
+  if (!byUser) writes.set(cache, (byUser = new LRUCache<string, number>({ max: 20_000 })));
+  return byUser;
+}
+
+/** Called by the study writer after an answer or a rating of `userId` committed on `db`. */
+export function noteStudyWrite(db: Db, userId: string): void {
+  const cache = caches.get(db);
+  if (!cache) return;
+  const byUser = writesFor(cache);
+  byUser.set(userId, (byUser.get(userId) ?? 0) + 1);
+}
+
+export function studyWritesOf(cache: DuePageCache, userId: string): number {
+  return writes.get(cache)?.get(userId) ?? 0;
 }

@@ -10,7 +10,7 @@ import { prepared } from "../../db/prepared";
 import { userVersion, userVersionSql } from "../../db/user-versions";
 import { hasAnswerKey, questions, studyStates, users } from "../../db/schema";
 import { programBankOf, questionJsonSql, type QuestionJson } from "../questions/question-json";
-import { duePageCacheOf, type DuePageCache } from "./due-page-cache";
+import { duePageCacheOf, studyWritesOf, type DuePageCache } from "./due-page-cache";
 import { dailyInputs, examPaceFor, type DailyUser } from "./new-limit";
 
 /**
@@ -392,10 +392,14 @@ async function duePageOf(
   const daily = dailyInputs(user, opts.now, await examPaceFor(db, user, opts.now));
   const key = `${opts.userId}\u0000${category}\u0000${limit}\u0000${offset}\u0000${daily.newLimit}\u0000${daily.dayStart.getTime()}`;
   const now = opts.now.getTime();
-  // Only a page kept under this key is worth the version's round trip.
-  if (cache?.has(key)) {
+  const written = cache ? studyWritesOf(cache, opts.userId) : 0;
+  // Only a page kept under this key is worth the version's round trip, and only if the user has not
+  // answered or rated through this process since (the version moved then: decision 406).
+  const kept = cache?.peek(key);
+  if (kept && (kept.written ?? 0) !== written) cache!.delete(key);
+  else if (kept) {
     // Kept while the user's version is the one read with the page (decision 270).
-    const found = cache.get(key, await userVersion(db, opts.userId), now);
+    const found = cache!.get(key, await userVersion(db, opts.userId), now);
     if (found) {
       const counts = found.counts ?? { reviews: found.total, fresh: 0 };
       return duePage(found.json, found.total, limit, offset, counts);
@@ -405,7 +409,7 @@ async function duePageOf(
     dueParams({ ...opts, category, limit, offset, daily }),
   );
   const counts = { reviews: Number(row!.reviews), fresh: Number(row!.fresh) };
-  const found = { json: row!.json, total: Number(row!.total), counts };
+  const found = { json: row!.json, total: Number(row!.total), counts, written };
   // The version comes from the page's own statement, so it is of the page's snapshot: a write that
   // commits after it moves the version, and the entry is refused. The day's end (new questions come
   // in) ends it too.

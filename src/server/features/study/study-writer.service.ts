@@ -29,6 +29,7 @@ import { badRequest, notFound } from "../../errors";
 import { countStudySetAnswer } from "../programs/assignment-progress";
 import type { QuestionJson, StoredQuestion } from "../questions/question-json";
 import { questionJsonFor, requireVisibleQuestion } from "../questions/question-access";
+import { noteStudyWrite } from "./due-page-cache";
 import { placeLive } from "./review-placement";
 import {
   answerResultOf,
@@ -210,8 +211,11 @@ export async function recordAnswer(
 ): Promise<AnswerResult> {
   const { userId, now, input } = opts;
   const live = await answerLive(db, opts);
-  if (live) return live;
-  return db.transaction(async (tx) => {
+  if (live) {
+    noteStudyWrite(db, userId);
+    return live;
+  }
+  const result = await db.transaction(async (tx) => {
     const question = await requireVisibleQuestion(tx, userId, input.questionId);
     if (question.questionType === FLASHCARD) throw badRequest(FLASHCARD_IS_RATED);
     const key = answerKeyOf(question);
@@ -242,6 +246,8 @@ export async function recordAnswer(
       settings,
     });
   });
+  noteStudyWrite(db, userId);
+  return result;
 }
 
 /**
@@ -255,8 +261,11 @@ export async function rateQuestion(
 ): Promise<QuestionJson> {
   const { userId, now, difficulty } = opts;
   const live = await rateLive(db, opts);
-  if (live) return live;
-  return db.transaction(async (tx) => {
+  if (live) {
+    noteStudyWrite(db, userId);
+    return live;
+  }
+  const rated = await db.transaction(async (tx) => {
     const question = await requireVisibleQuestion(tx, userId, opts.questionId);
     // A flashcard's rating is its review (rateFlashcard): a bare difficulty would reschedule it
     // with nothing in the log.
@@ -288,6 +297,8 @@ export async function rateQuestion(
     const [json] = await questionJsonFor(tx, userId, [question], new Map([[question.id, state]]));
     return json!;
   });
+  noteStudyWrite(db, userId);
+  return rated;
 }
 
 /**
