@@ -214,6 +214,14 @@ export default defineConfig({
               priority: 2,
               test: /src[\\/]web[\\/](routes[\\/]_app\.tsx|components[\\/]layout[\\/](?!more-sheet)|offline[\\/](offline-provider|store|sync-banner)\.tsx?|lib[\\/]after-paint\.ts|components[\\/]ui[\\/](alert|badge|button|card|input|label|progress|spinner|lazy-select|select-trigger)\.tsx?)|node_modules[\\/]lucide-react[\\/]/,
             },
+            // Radix's small pieces that Tabs shares with the form controls: a file of their own, so a
+            // page with tabs (Import, Settings) does not download the Dialog and Select of `forms` for
+            // them (issue 35 item 2, decision 421).
+            {
+              name: "radix",
+              priority: 2,
+              test: /node_modules[\\/]@radix-ui[\\/](primitive|react-(collection|presence|id|direction|use-controllable-state|use-callback-ref|use-layout-effect|use-effect-event))[\\/]/,
+            },
             // The form controls of Study, Browse and the other pages with filters or dialogs.
             {
               name: "forms",

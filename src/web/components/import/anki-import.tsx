@@ -1,38 +1,31 @@
 import { Layers, Upload } from "lucide-react";
-import { useCallback, useId, useState } from "react";
-import type { AnkiPackage } from "@/core/import/anki";
-import { ANKI_WARNING_KINDS, checkAnkiUpload } from "@/core/import/anki/messages";
+import { useId, useState } from "react";
+import { checkAnkiUpload } from "@/core/import/anki/messages";
 import type { AnkiPlan } from "@/core/import/anki/plan";
 import { ImportError } from "@/core/import/errors";
-import { groupIssues } from "@/core/import/issue-groups";
-import { buildCommitItems, type DuplicateItem, type Resolution } from "@/core/import/plan";
 import type { Part, RowError } from "@/core/import/types";
 import { useBanner } from "@/web/components/ui/alert";
-import { Badge } from "@/web/components/ui/badge";
-import { Button } from "@/web/components/ui/button";
 import {
   Card,
   CardContent,
   CardDescription,
-  CardFooter,
   CardHeader,
   CardTitle,
 } from "@/web/components/ui/card";
-import { Checkbox } from "@/web/components/ui/checkbox";
-import {
-  VisibilityChoice,
-  useVisibilityChoice,
-  type VisibilityChoiceState,
-} from "@/web/components/questions/visibility-choice";
-import type { VisibilityRequest } from "@/web/components/questions/visibility-draft";
+import { useVisibilityChoice } from "@/web/components/questions/visibility-state";
 import { SpinnerIcon } from "@/web/components/ui/spinner";
 import { trpc } from "@/web/lib/trpc";
 import { cn } from "@/web/lib/utils";
-import { TagCategories } from "./anki-tag-categories";
-import { DuplicateDetection, type CommitInput, type CommitSummary } from "./duplicate-detection";
-import { ImportComplete } from "./import-complete";
-import { defaultYear, PartYearFields } from "./question-fields";
-import { RowNoteList } from "./review-step";
+import type { DetectFlow, Loaded } from "./anki-deck-steps";
+import { defaultYear } from "./default-year";
+import type { CommitSummary } from "./duplicate-detection";
+import {
+  DeckDetection,
+  DeckReview,
+  ImportComplete,
+  StepSuspense,
+  usePrefetchSteps,
+} from "./later-steps";
 
 type Reader = typeof import("./anki-reader");
 
@@ -40,23 +33,12 @@ type Reader = typeof import("./anki-reader");
 let readerModule: Promise<Reader> | null = null;
 const loadReader = (): Promise<Reader> => (readerModule ??= import("./anki-reader"));
 
-interface Loaded {
-  fileName: string;
-  pkg: AnkiPackage;
-  plan: AnkiPlan;
-}
+const ANKI_STEPS = ["deck", "complete"] as const;
 
 type Flow =
   | { phase: "upload" }
   | { phase: "review"; deck: Loaded }
-  | {
-      phase: "detect";
-      deck: Loaded;
-      plan: AnkiPlan;
-      checkItems: object[];
-      visibility: VisibilityRequest;
-      keepProgress: boolean;
-    }
+  | DetectFlow
   | { phase: "complete"; plan: AnkiPlan; summary: CommitSummary };
 
 const asRows = (issues: AnkiPlan["errors"]): RowError[] =>
@@ -80,6 +62,7 @@ export function AnkiImport() {
   const [reading, setReading] = useState(false);
   const upload = trpc.imports.uploadMedia.useMutation();
   const uploadRef = upload.mutateAsync;
+  usePrefetchSteps(ANKI_STEPS);
 
   const handleFile = async (file: File) => {
     clear();
@@ -138,81 +121,44 @@ export function AnkiImport() {
     <div className="grid gap-4">
       {banner}
       {flow.phase === "upload" && <DeckUpload busy={reading} onFile={(f) => void handleFile(f)} />}
-      {flow.phase === "review" && (
-        <DeckReview
-          deck={flow.deck}
-          part={part}
-          year={year}
-          visibility={visibility.state}
-          keepProgress={keepProgress}
-          onPart={setPart}
-          onYear={setYear}
-          onKeepProgress={setKeepProgress}
-          onTagCategory={(tag, category) => void chooseTagCategory(flow.deck, tag, category)}
-          onBack={() => {
-            clear();
-            setFlow({ phase: "upload" });
-          }}
-          onImport={() => void startImport(flow.deck)}
-        />
-      )}
-      {flow.phase === "detect" && (
-        <DeckDetection
-          flow={flow}
-          upload={uploadRef}
-          onCancel={() => setFlow({ phase: "review", deck: flow.deck })}
-          onComplete={(summary) => setFlow({ phase: "complete", plan: flow.plan, summary })}
-        />
-      )}
-      {flow.phase === "complete" && (
-        <ImportComplete
-          summary={flow.summary}
-          rowErrors={asRows(flow.plan.errors)}
-          rowWarnings={asRows(flow.plan.warnings)}
-          unit="Note"
-          onImportMore={() => setFlow({ phase: "upload" })}
-        />
-      )}
+      <StepSuspense>
+        {flow.phase === "review" && (
+          <DeckReview
+            deck={flow.deck}
+            part={part}
+            year={year}
+            visibility={visibility.state}
+            keepProgress={keepProgress}
+            onPart={setPart}
+            onYear={setYear}
+            onKeepProgress={setKeepProgress}
+            onTagCategory={(tag, category) => void chooseTagCategory(flow.deck, tag, category)}
+            onBack={() => {
+              clear();
+              setFlow({ phase: "upload" });
+            }}
+            onImport={() => void startImport(flow.deck)}
+          />
+        )}
+        {flow.phase === "detect" && (
+          <DeckDetection
+            flow={flow}
+            upload={uploadRef}
+            onCancel={() => setFlow({ phase: "review", deck: flow.deck })}
+            onComplete={(summary) => setFlow({ phase: "complete", plan: flow.plan, summary })}
+          />
+        )}
+        {flow.phase === "complete" && (
+          <ImportComplete
+            summary={flow.summary}
+            rowErrors={asRows(flow.plan.errors)}
+            rowWarnings={asRows(flow.plan.warnings)}
+            unit="Note"
+            onImportMore={() => setFlow({ phase: "upload" })}
+          />
+        )}
+      </StepSuspense>
     </div>
-  );
-}
-
-function DeckDetection({
-  flow,
-  upload,
-  onCancel,
-  onComplete,
-}: {
-  flow: Extract<Flow, { phase: "detect" }>;
-  upload: (input: { data: string }) => Promise<{ sha256: string }>;
-  onCancel: () => void;
-  onComplete: (summary: CommitSummary) => void;
-}) {
-  const { plan, deck, checkItems, visibility, keepProgress } = flow;
-  const prepare = useCallback(
-    async (
-      duplicates: readonly DuplicateItem[],
-      resolutions: ReadonlyMap<number, Resolution>,
-    ): Promise<CommitInput> => {
-      const reader = await loadReader();
-      const actions = buildCommitItems(plan.views, duplicates, resolutions, () => null);
-      const items = await reader.prepareAnkiCommit(plan, deck.pkg.media, actions, {
-        upload: (data) => upload({ data }),
-        keepProgress,
-      });
-      return { items, ...(keepProgress ? { keepProgress: true } : {}) };
-    },
-    [plan, deck, upload, keepProgress],
-  );
-  return (
-    <DuplicateDetection
-      questions={plan.views}
-      checkItems={checkItems}
-      prepare={prepare}
-      visibility={visibility}
-      onCancel={onCancel}
-      onComplete={onComplete}
-    />
   );
 }
 
@@ -265,124 +211,6 @@ function DeckUpload({ onFile, busy }: { onFile: (file: File) => void; busy: bool
           />
         </label>
       </CardContent>
-    </Card>
-  );
-}
-
-interface DeckReviewProps {
-  deck: Loaded;
-  part: Part;
-  year: number;
-  visibility: VisibilityChoiceState;
-  keepProgress: boolean;
-  onPart: (part: Part) => void;
-  onYear: (year: number) => void;
-  onKeepProgress: (value: boolean) => void;
-  onTagCategory: (tag: string, category: string) => void;
-  onBack: () => void;
-  onImport: () => void;
-}
-
-const SHOWN = 10;
-
-function DeckReview({
-  deck,
-  part,
-  year,
-  visibility,
-  keepProgress,
-  onPart,
-  onYear,
-  onKeepProgress,
-  onTagCategory,
-  onBack,
-  onImport,
-}: DeckReviewProps) {
-  const { plan } = deck;
-  const progressId = useId();
-  const studied = plan.drafts.filter((d) => d.progress !== null).length;
-  const stats: [string, number][] = [
-    ["Multiple choice", plan.counts.multipleChoice],
-    ["Flashcards", plan.counts.flashcards],
-    ["Skipped notes", plan.counts.skipped],
-    ["Images", plan.images.length],
-  ];
-  return (
-    <Card>
-      <CardHeader>
-        <CardTitle>Review {deck.fileName}</CardTitle>
-        <CardDescription>
-          {plan.drafts.length} questions from {deck.pkg.notes.length} notes
-        </CardDescription>
-      </CardHeader>
-      <CardContent className="grid gap-4">
-        <dl className="grid grid-cols-2 gap-3 sm:grid-cols-4" aria-label="Deck contents">
-          {stats.map(([label, value]) => (
-            <div key={label} className="rounded-md bg-muted/60 p-3 text-center">
-              <dt className="text-sm text-muted-foreground">{label}</dt>
-              <dd className="text-2xl font-semibold">{value}</dd>
-            </div>
-          ))}
-        </dl>
-        <PartYearFields
-          idPrefix="anki"
-          part={part}
-          year={year}
-          onPartChange={onPart}
-          onYearChange={onYear}
-        />
-        <VisibilityChoice state={visibility} />
-        <div className="flex items-start gap-2">
-          <Checkbox
-            id={progressId}
-            checked={keepProgress}
-            onCheckedChange={(v) => onKeepProgress(v === true)}
-          />
-          <label htmlFor={progressId} className="text-sm">
-            Keep my Anki progress
-            <span className="block text-muted-foreground">
-              {studied} of the cards were studied in Anki: their interval, ease, due date, reviews
-              and lapses become your study schedule.
-            </span>
-          </label>
-        </div>
-        <TagCategories tags={plan.tags} onChange={onTagCategory} />
-        <ol className="grid gap-2" aria-label="First questions of the deck">
-          {plan.views.slice(0, SHOWN).map((q, i) => (
-            <li key={i} className="grid gap-1 rounded-md border p-3">
-              <div className="flex flex-wrap gap-1.5">
-                <Badge variant="secondary">
-                  {plan.drafts[i]!.type === "flashcard" ? "Flashcard" : "Multiple choice"}
-                </Badge>
-                {q.category && <Badge variant="info">{q.category}</Badge>}
-              </div>
-              <p className="line-clamp-3 break-words whitespace-pre-wrap">{q.text}</p>
-            </li>
-          ))}
-        </ol>
-        {plan.skipped.length > 0 && (
-          <RowNoteList kind="skipped" unit="Note" notes={asRows(plan.skipped)} />
-        )}
-        {plan.errors.length > 0 && (
-          <RowNoteList kind="errors" unit="Note" notes={asRows(plan.errors)} />
-        )}
-        {plan.warnings.length > 0 && (
-          <RowNoteList
-            kind="warnings"
-            unit="Note"
-            notes={asRows(plan.warnings)}
-            groups={groupIssues(plan.warnings, (w) => w.note, ANKI_WARNING_KINDS)}
-          />
-        )}
-      </CardContent>
-      <CardFooter className="flex-wrap justify-between">
-        <Button variant="outline" onClick={onBack}>
-          Back
-        </Button>
-        <Button onClick={onImport} disabled={plan.drafts.length === 0}>
-          Import {plan.drafts.length} Questions
-        </Button>
-      </CardFooter>
     </Card>
   );
 }

@@ -1,9 +1,9 @@
 import { useState } from "react";
 import type { ImportSettings, ParseRowsResult } from "@/core/import/types";
 import type { VisibilityRequest } from "@/web/components/questions/visibility-draft";
-import { DuplicateDetection, type CommitSummary } from "./duplicate-detection";
-import { ImportComplete } from "./import-complete";
+import type { CommitSummary } from "./duplicate-detection";
 import { ImportWizard } from "./import-wizard";
+import { DuplicateDetection, ImportComplete, StepSuspense } from "./later-steps";
 
 type Flow =
   | { phase: "upload" }
@@ -37,25 +37,27 @@ export function BulkImport() {
           />
         </div>
       )}
-      {flow.phase === "detect" && (
-        <DuplicateDetection
-          questions={flow.parsed.questions}
-          visibility={flow.visibility}
-          onCancel={() => setFlow({ phase: "upload" })}
-          onComplete={(summary) => setFlow({ phase: "complete", parsed: flow.parsed, summary })}
-        />
-      )}
-      {flow.phase === "complete" && (
-        <ImportComplete
-          summary={flow.summary}
-          rowErrors={flow.parsed.errors}
-          rowWarnings={flow.parsed.warnings}
-          onImportMore={() => {
-            setWizardKey((k) => k + 1);
-            setFlow({ phase: "upload" });
-          }}
-        />
-      )}
+      <StepSuspense>
+        {flow.phase === "detect" && (
+          <DuplicateDetection
+            questions={flow.parsed.questions}
+            visibility={flow.visibility}
+            onCancel={() => setFlow({ phase: "upload" })}
+            onComplete={(summary) => setFlow({ phase: "complete", parsed: flow.parsed, summary })}
+          />
+        )}
+        {flow.phase === "complete" && (
+          <ImportComplete
+            summary={flow.summary}
+            rowErrors={flow.parsed.errors}
+            rowWarnings={flow.parsed.warnings}
+            onImportMore={() => {
+              setWizardKey((k) => k + 1);
+              setFlow({ phase: "upload" });
+            }}
+          />
+        )}
+      </StepSuspense>
     </div>
   );
 }

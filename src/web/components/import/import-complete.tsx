@@ -5,7 +5,7 @@ import { Alert } from "@/web/components/ui/alert";
 import { Button } from "@/web/components/ui/button";
 import { Card, CardContent, CardFooter, CardHeader, CardTitle } from "@/web/components/ui/card";
 import type { CommitSummary } from "./duplicate-detection";
-import { StepIndicator } from "./import-wizard";
+import { StepIndicator } from "./step-indicator";
 import { RowNoteList } from "./review-step";
 
 interface ImportCompleteProps {

@@ -1,5 +1,5 @@
 import { Check } from "lucide-react";
-import { CATEGORIES, yearChoices } from "@/core/constants";
+import { CATEGORIES } from "@/core/constants";
 import { LETTERS, type Letter, type Options } from "@/core/import/types";
 import { Badge } from "@/web/components/ui/badge";
 import { OptionSelect, type SelectOption } from "@/web/components/ui/select";
@@ -11,9 +11,7 @@ import { cn } from "@/web/lib/utils";
  * Question import at /test). Every question and option text is rendered as React text, never as HTML.
  */
 
-export function defaultYear(now: Date = new Date()): number {
-  return yearChoices(now)[0] ?? now.getFullYear();
-}
+export { defaultYear } from "./default-year";
 
 /** Radix reserves '' for "nothing chosen", so an explicit "none" entry needs a value of its own. */
 export const NONE_VALUE = "__none__";

@@ -4,7 +4,7 @@ import {
   defaultVisibility,
   shareStatementFor,
   type QuestionVisibility,
-} from "@/core/visibility";
+} from "@/core/visibility-rules";
 
 /**
  * The visibility choice of every screen that creates or edits questions (docs/product/visibility.md):
