@@ -222,10 +222,20 @@ async function timeImport(
   // four runs later on the same bank).
   await handle.db.execute(sql`vacuum (analyze) questions`);
   const marks: Record<string, number> = {};
+  /** This process's CPU time (user + system, s) at each mark: the figure a loaded machine distorts least. */
+  const cpuMarks: Record<string, number> = {};
+  const cpuNow = () => {
+    const u = process.cpuUsage();
+    return (u.user + u.system) / 1e6;
+  };
+  const cpuStarted = cpuNow();
   const started = performance.now();
   const progress: Progress = {
     update(label, done, total) {
-      if (!(label in marks)) marks[label] = performance.now();
+      if (!(label in marks)) {
+        marks[label] = performance.now();
+        cpuMarks[label] = cpuNow();
+      }
       process.stderr.write(`\r${engine}: ${label} ${done}/${total}   `);
     },
     done() {
@@ -246,13 +256,17 @@ async function timeImport(
       progress,
     );
     const end = performance.now();
+    const cpuEnd = cpuNow();
     const check = marks["Checking for duplicates"] ?? started;
     const save = marks["Saving"] ?? end;
+    const cpuCheck = cpuMarks["Checking for duplicates"] ?? cpuStarted;
+    const cpuSave = cpuMarks["Saving"] ?? cpuEnd;
+    const cpu = (a: number, b: number) => (b - a).toFixed(1);
     return {
       engine,
       load: `${loadBefore} → ${os.loadavg()[0]!.toFixed(1)}`,
       seconds: (end - started) / 1000,
-      phases: `read and parse ${((check - started) / 1000).toFixed(1)} s, duplicate check ${((save - check) / 1000).toFixed(1)} s, commit ${((end - save) / 1000).toFixed(1)} s`,
+      phases: `read and parse ${((check - started) / 1000).toFixed(1)} s, duplicate check ${((save - check) / 1000).toFixed(1)} s, commit ${((end - save) / 1000).toFixed(1)} s (this process's CPU: ${cpu(cpuStarted, cpuCheck)} s, ${cpu(cpuCheck, cpuSave)} s, ${cpu(cpuSave, cpuEnd)} s)`,
       summary: `total ${summary.total}, duplicates ${summary.duplicates}, imported ${summary.imported}, skipped ${summary.skipped}, errors ${summary.errors.length}`,
       seeded,
     };

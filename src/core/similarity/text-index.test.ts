@@ -99,6 +99,53 @@ describe("BigramTextIndex", () => {
     expect(found).toBeGreaterThan(60);
   });
 
+  it("answers many probes at once as it answers each alone (several passes, mixed groups)", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(anyText, group), { maxLength: 60 }),
+        fc.array(anyText, { minLength: 1, maxLength: 150 }),
+        group,
+        fc.constantFrom(MIN_FLAGGED_TEXT_SIMILARITY, 0.5, 1),
+        (stored, probes, g, min) => {
+          const texts = stored.map(([t]) => t);
+          const groups = stored.map(([, x]) => x);
+          const index = new BigramTextIndex(texts, groups);
+          const many = index.searchMany(probes, g, min);
+          expect(many).toHaveLength(probes.length);
+          probes.forEach((probe, k) => {
+            expectExact(many[k]!, texts, groups, probe, g, min);
+          });
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it("is exact for a batch of probes on a bank of bitsets and posting lists", () => {
+    const words =
+      "patient presents with mood anxiety lithium dose level weeks sleep psychosis".split(" ");
+    let seed = 5;
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    const sentence = (n: number) =>
+      Array.from({ length: n }, () => words[Math.floor(random() * words.length)]).join(" ");
+    const texts = Array.from({ length: 700 }, (_, i) =>
+      i % 9 === 0 ? `${sentence(2)} qz${i} xj${i}` : sentence(3 + Math.floor(random() * 50)),
+    );
+    const groups = texts.map(() => "1");
+    const index = new BigramTextIndex(texts, groups);
+    // 200 probes: over three passes, long and short ones interleaved, near copies and new sentences.
+    const probes = Array.from({ length: 200 }, (_, i) =>
+      i % 2 === 0 ? texts[(i * 7) % texts.length]!.slice(0, -4) + "zz" : sentence(4 + (i % 45)),
+    );
+    const many = index.searchMany(probes, "1", MIN_FLAGGED_TEXT_SIMILARITY);
+    let found = 0;
+    probes.forEach((probe, k) => {
+      expectExact(many[k]!, texts, groups, probe, "1", MIN_FLAGGED_TEXT_SIMILARITY);
+      found += many[k]!.length;
+    });
+    expect(found).toBeGreaterThan(100);
+  });
+
   it("is exact with thousands of bigram types and Unicode case mapping", () => {
     // Cyrillic and Greek letters give over 1,000 bigram types (the tables grow while one text is read);
     // İ lower-cases to two code units and Σ to σ or ς depending on its place.

@@ -19,6 +19,7 @@
  *
  * Pure and isomorphic like the rest of src/core: typed arrays only.
  */
+import { lowerBound } from "./bit-counters";
 import { similarityKey } from "./key";
 
 /** Tokens held by at least this share of a group's texts are kept as bitsets, the rest as postings. */
@@ -193,17 +194,6 @@ class TokenDictionary {
   }
 }
 
-function lowerBound(values: Int32Array, from: number, to: number, target: number): number {
-  let lo = from;
-  let hi = to;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (values[mid]! < target) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
 /** Where at least two of three bit-sliced words are set: the carries of adding them bit by bit. */
 function carries(x: number, y: number, z: number): number {
   return (x & y) | ((x ^ y) & z);
@@ -223,21 +213,54 @@ function atLeast(
   planesUsed: number,
 ): number {
   if (target <= 0) return -1;
-  const width = 4 + planesUsed;
-  if (target >= 2 ** width) return 0;
+  if (target >= 2 ** (4 + planesUsed)) return 0;
+  // From the highest plane down: `equal` holds the texts whose counter matches the target's bits so
+  // far, `greater` those already above it. Without branches on the target's bits (a third of the
+  // search's time went here with them), and done as soon as no counter still ties.
   let greater = 0;
   let equal = -1;
-  for (let bit = width - 1; bit >= 0; bit--) {
-    const plane =
-      bit >= 4 ? high[bit - 4]! : bit === 3 ? eights : bit === 2 ? fours : bit === 1 ? twos : ones;
-    if ((target >>> bit) & 1) {
-      equal &= plane;
-    } else {
-      greater |= equal & plane;
-      equal &= ~plane;
-    }
+  for (let p = planesUsed - 1; p >= 0; p--) {
+    const plane = high[p]!;
+    const bit = -((target >>> (p + 4)) & 1);
+    greater |= equal & plane & ~bit;
+    equal &= ~(plane ^ bit);
+    if (equal === 0) return greater;
   }
+  let bit = -((target >>> 3) & 1);
+  greater |= equal & eights & ~bit;
+  equal &= ~(eights ^ bit);
+  bit = -((target >>> 2) & 1);
+  greater |= equal & fours & ~bit;
+  equal &= ~(fours ^ bit);
+  bit = -((target >>> 1) & 1);
+  greater |= equal & twos & ~bit;
+  equal &= ~(twos ^ bit);
+  bit = -(target & 1);
+  greater |= equal & ones & ~bit;
+  equal &= ~(ones ^ bit);
   return greater | equal;
+}
+
+/** Probes counted together in one pass over a group's words (their rows stay in the cache). */
+const PROBES_PER_PASS = 64;
+
+/** One probe of `searchMany`, ready for the counting passes. */
+interface Probe {
+  /** Bigrams of the probe. */
+  n: number;
+  /** The group's length range that can reach the threshold, [lo, hi) in length order. */
+  lo: number;
+  hi: number;
+  /** Bitset rows of the probe's tokens, rarest first, padded to a multiple of 16 with the zero row. */
+  rows: Int32Array;
+  /** Posting-list tokens of the probe. */
+  rareTokens: number[];
+  /** Where the probe's counts from posting lists start in `rareCounts` (by text, in length order). */
+  counts: number;
+  /** The most `rare` holds for a text of each word from `lo >>> 5` on. */
+  rareInWord: Int32Array;
+  /** Where the probe's positions go. */
+  found: number[];
 }
 
 export class BigramTextIndex {
@@ -246,8 +269,8 @@ export class BigramTextIndex {
   /** Texts whose key is a single character: they have no bigrams and match only themselves. */
   private readonly singles = new Map<string, number[]>();
   // Scratch space reused by every search.
-  private counts = new Int32Array(0);
-  private rareInWord = new Int32Array(0);
+  /** Posting-list counts of a pass's probes, one group-sized run per probe. */
+  private rareCounts = new Uint16Array(0);
   private readonly high = new Int32Array(HIGH_PLANES);
   private rows = new Int32Array(64);
 
@@ -349,16 +372,51 @@ export class BigramTextIndex {
    * (0 < minSimilarity ≤ 1), ascending. Exact: the same answer as comparing with every stored text.
    */
   search(text: string, group: string, minSimilarity: number): number[] {
-    const key = similarityKey(text);
-    const found: number[] = [];
-    if (key.length === 1) {
-      for (const position of this.singles.get(`${group}\u0000${key}`) ?? []) found.push(position);
-      return found;
-    }
-    const g = this.groups.get(group);
-    if (!g || key.length < 2) return found;
+    return this.searchMany([text], group, minSimilarity)[0]!;
+  }
 
+  /**
+   * `search` for many probes of one group, answered in the probes' order. Probes of similar length
+   * are counted together, word of 32 stored texts by word: the word's bitset rows are read from memory
+   * once per batch of probes instead of once per probe. One probe at a time, the group's bitsets
+   * (tens of MB at 50,000 texts) streamed through the cache for every probe and the search was bound
+   * by memory, not by the adders (docs/decisions/410-batched-duplicate-search.md).
+   */
+  searchMany(texts: readonly string[], group: string, minSimilarity: number): number[][] {
+    const results = texts.map((): number[] => []);
+    const g = this.groups.get(group);
     const s = Math.min(1, minSimilarity) - SLACK;
+    const pending: Probe[] = [];
+    texts.forEach((text, k) => {
+      const key = similarityKey(text);
+      if (key.length === 1) {
+        for (const position of this.singles.get(`${group}\u0000${key}`) ?? [])
+          results[k]!.push(position);
+        return;
+      }
+      if (!g || key.length < 2) return;
+      const probe = this.tokenizeProbe(g, text, s, results[k]!);
+      if (probe) pending.push(probe);
+    });
+    if (g) {
+      // Shortest first, so a pass's probes share most of their length ranges.
+      pending.sort((a, b) => a.n - b.n);
+      const size = g.lengths.length;
+      if (this.rareCounts.length < PROBES_PER_PASS * size) {
+        this.rareCounts = new Uint16Array(PROBES_PER_PASS * size);
+      }
+      for (let start = 0; start < pending.length; start += PROBES_PER_PASS) {
+        const batch = pending.slice(start, start + PROBES_PER_PASS);
+        batch.forEach((probe, slot) => this.countPostings(g, probe, slot * size));
+        this.countPass(g, batch, s);
+      }
+    }
+    for (const found of results) found.sort((a, b) => a - b);
+    return results;
+  }
+
+  /** A probe's length range and tokens (bitset rows, posting-list tokens); null when no length fits. */
+  private tokenizeProbe(g: Group, text: string, s: number, found: number[]): Probe | null {
     const tokenCount = Math.min(MAX_PROBE_TOKENS, this.dictionary.tokenize(text, false));
     const tokens = this.dictionary.tokens;
     const n = this.dictionary.bigrams;
@@ -366,147 +424,174 @@ export class BigramTextIndex {
     const ratio = s / (2 - s);
     const lo = lowerBound(g.lengths, 0, g.lengths.length, Math.floor(n * ratio));
     const hi = lowerBound(g.lengths, lo, g.lengths.length, Math.ceil(n / ratio) + 1);
-    if (lo >= hi) return found;
-
-    if (this.counts.length < g.lengths.length) this.counts = new Int32Array(g.lengths.length);
-    const counts = this.counts;
-    counts.fill(0, lo, hi);
-    const words = g.words;
-    if (this.rareInWord.length < words) this.rareInWord = new Int32Array(words);
-    const rareInWord = this.rareInWord;
-    rareInWord.fill(0, lo >>> 5, ((hi - 1) >>> 5) + 1);
-    const { bitRow, postingStart, postings, bits, stride } = g;
-    let rowCount = 0;
+    if (lo >= hi) return null;
+    const { bitRow } = g;
     if (this.rows.length < tokenCount + 16) this.rows = new Int32Array(tokenCount + 16);
     const rows = this.rows;
+    let rowCount = 0;
+    const rare: number[] = [];
     for (let t = 0; t < tokenCount; t++) {
       const token = tokens[t]!;
       // Tokens first seen in a later group's texts do not occur in this one.
       if (token >= bitRow.length) continue;
       const row = bitRow[token]!;
-      if (row >= 0) {
-        rows[rowCount++] = row;
-        continue;
-      }
-      const end = postingStart[token + 1]!;
-      const from = lowerBound(postings, postingStart[token]!, end, lo);
-      for (let k = from; k < end; k++) {
-        const doc = postings[k]!;
-        if (doc >= hi) break;
-        counts[doc]!++;
-      }
-    }
-    // The most any text of a word gained from posting lists.
-    for (let doc = lo; doc < hi; doc++) {
-      const word = doc >>> 5;
-      if (counts[doc]! > rareInWord[word]!) rareInWord[word] = counts[doc]!;
+      if (row >= 0) rows[rowCount++] = row;
+      else rare.push(token);
     }
     // Rarest first: texts unlike the probe then fall behind early and their word is given up (below).
     rows.subarray(0, rowCount).sort();
     // Pad to whole groups of 16 with the all-zero row.
-    const zeroRow = stride - 1;
+    const zeroRow = g.stride - 1;
     while (rowCount % 16 !== 0) rows[rowCount++] = zeroRow;
+    return {
+      n,
+      lo,
+      hi,
+      rows: rows.slice(0, rowCount),
+      rareTokens: rare,
+      counts: 0,
+      rareInWord: new Int32Array(((hi - 1) >>> 5) - (lo >>> 5) + 1),
+      found,
+    };
+  }
 
-    const high = this.high;
-    const { lengths, positions } = g;
-    for (let w = lo >>> 5, lastWord = (hi - 1) >>> 5; w <= lastWord; w++) {
-      const base = w * stride;
-      let ones = 0;
-      let twos = 0;
-      let fours = 0;
-      let eights = 0;
-      high.fill(0);
-      let planesUsed = 0;
-      // Every text of the word is at least as long as its first one, and posting-list tokens add at
-      // most `rareInWord` to any of them: one conservative target serves the whole word.
-      const first = Math.max(lo, w << 5);
-      const last = Math.min(hi, (w + 1) << 5);
-      const target = Math.ceil((s * (n + lengths[first]!)) / 2) - rareInWord[w]!;
-      let givenUp = false;
-      for (let j = 0; j < rowCount; j += 16) {
-        // Carry-save adders: 16 bitset words in, one word of 16s out. Unrolled on purpose: V8 does not
-        // unroll loops, and the same adders as a loop over the rows four at a time made the search
-        // 4-12% slower (docs/decisions/311).
-        let a = bits[base + rows[j]!]!;
-        let b = bits[base + rows[j + 1]!]!;
-        let twosA = carries(ones, a, b);
-        ones ^= a ^ b;
-        a = bits[base + rows[j + 2]!]!;
-        b = bits[base + rows[j + 3]!]!;
-        let twosB = carries(ones, a, b);
-        ones ^= a ^ b;
-        let foursA = carries(twos, twosA, twosB);
-        twos ^= twosA ^ twosB;
-        a = bits[base + rows[j + 4]!]!;
-        b = bits[base + rows[j + 5]!]!;
-        twosA = carries(ones, a, b);
-        ones ^= a ^ b;
-        a = bits[base + rows[j + 6]!]!;
-        b = bits[base + rows[j + 7]!]!;
-        twosB = carries(ones, a, b);
-        ones ^= a ^ b;
-        let foursB = carries(twos, twosA, twosB);
-        twos ^= twosA ^ twosB;
-        const eightsA = carries(fours, foursA, foursB);
-        fours ^= foursA ^ foursB;
-        a = bits[base + rows[j + 8]!]!;
-        b = bits[base + rows[j + 9]!]!;
-        twosA = carries(ones, a, b);
-        ones ^= a ^ b;
-        a = bits[base + rows[j + 10]!]!;
-        b = bits[base + rows[j + 11]!]!;
-        twosB = carries(ones, a, b);
-        ones ^= a ^ b;
-        foursA = carries(twos, twosA, twosB);
-        twos ^= twosA ^ twosB;
-        a = bits[base + rows[j + 12]!]!;
-        b = bits[base + rows[j + 13]!]!;
-        twosA = carries(ones, a, b);
-        ones ^= a ^ b;
-        a = bits[base + rows[j + 14]!]!;
-        b = bits[base + rows[j + 15]!]!;
-        twosB = carries(ones, a, b);
-        ones ^= a ^ b;
-        foursB = carries(twos, twosA, twosB);
-        twos ^= twosA ^ twosB;
-        const eightsB = carries(fours, foursA, foursB);
-        fours ^= foursA ^ foursB;
-        let carry = carries(eights, eightsA, eightsB);
-        eights ^= eightsA ^ eightsB;
-        for (let p = 0; carry !== 0 && p < HIGH_PLANES; p++) {
-          const plane = high[p]!;
-          high[p] = plane ^ carry;
-          carry = plane & carry;
-          if (p >= planesUsed) planesUsed = p + 1;
-        }
-        // Every 64 rows: can any text of the word still reach the target with all the rows left?
-        if ((j & 63) === 48 && j + 16 < rowCount) {
-          const left = rowCount - j - 16;
-          if (atLeast(target - left, ones, twos, fours, eights, high, planesUsed) === 0) {
-            givenUp = true;
-            break;
-          }
-        }
-      }
-      if (givenUp) continue;
-      // Only the texts whose counters reach the word's target are counted exactly.
-      const candidates = atLeast(target, ones, twos, fours, eights, high, planesUsed);
-      for (let doc = first; doc < last; doc++) {
-        const shift = doc & 31;
-        if (((candidates >>> shift) & 1) === 0) continue;
-        let sixteens = 0;
-        for (let p = planesUsed - 1; p >= 0; p--)
-          sixteens = (sixteens << 1) | ((high[p]! >>> shift) & 1);
-        const c =
-          counts[doc]! +
-          ((ones >>> shift) & 1) +
-          (((twos >>> shift) & 1) << 1) +
-          (((fours >>> shift) & 1) << 2) +
-          (((eights >>> shift) & 1) << 3) +
-          sixteens * 16;
-        if (2 * c >= s * (n + lengths[doc]!)) found.push(positions[doc]!);
+  /** Adds the probe's posting-list tokens into its counters at `rareCounts[offset + text]`. */
+  private countPostings(g: Group, probe: Probe, offset: number): void {
+    const { lo, hi, rareTokens, rareInWord } = probe;
+    const counts = this.rareCounts;
+    counts.fill(0, offset + lo, offset + hi);
+    const { postingStart, postings } = g;
+    for (const token of rareTokens) {
+      const end = postingStart[token + 1]!;
+      for (let k = lowerBound(postings, postingStart[token]!, end, lo); k < end; k++) {
+        const doc = postings[k]!;
+        if (doc >= hi) break;
+        counts[offset + doc]!++;
       }
     }
-    return found.sort((a, b) => a - b);
+    // The most any text of a word gained from posting lists.
+    const firstWord = lo >>> 5;
+    for (let doc = lo; doc < hi; doc++) {
+      const c = counts[offset + doc]!;
+      const slot = (doc >>> 5) - firstWord;
+      if (c > rareInWord[slot]!) rareInWord[slot] = c;
+    }
+    probe.counts = offset;
+  }
+
+  /** Counts a batch of probes against the words of 32 texts their length ranges cover. */
+  private countPass(g: Group, batch: readonly Probe[], s: number): void {
+    let fromWord = Infinity;
+    let toWord = -1;
+    for (const p of batch) {
+      fromWord = Math.min(fromWord, p.lo >>> 5);
+      toWord = Math.max(toWord, (p.hi - 1) >>> 5);
+    }
+    const high = this.high;
+    const { bits, stride, lengths, positions } = g;
+    const rareCounts = this.rareCounts;
+    for (let w = fromWord; w <= toWord; w++) {
+      const base = w * stride;
+      for (const { n, lo, hi, rows, counts, rareInWord, found } of batch) {
+        if (w < lo >>> 5 || w > (hi - 1) >>> 5) continue;
+        const rowCount = rows.length;
+        let ones = 0;
+        let twos = 0;
+        let fours = 0;
+        let eights = 0;
+        high.fill(0);
+        let planesUsed = 0;
+        // Every text of the word is at least as long as its first one, and posting-list tokens add at
+        // most `rareInWord` to any of them: one conservative target serves the whole word.
+        const first = Math.max(lo, w << 5);
+        const last = Math.min(hi, (w + 1) << 5);
+        const rareMost = rareInWord[w - (lo >>> 5)]!;
+        const target = Math.ceil((s * (n + lengths[first]!)) / 2) - rareMost;
+        let givenUp = false;
+        for (let j = 0; j < rowCount; j += 16) {
+          // Carry-save adders: 16 bitset words in, one word of 16s out. Unrolled on purpose: V8 does not
+          // unroll loops, and the same adders as a loop over the rows four at a time made the search
+          // 4-12% slower (docs/decisions/311).
+          let a = bits[base + rows[j]!]!;
+          let b = bits[base + rows[j + 1]!]!;
+          let twosA = carries(ones, a, b);
+          ones ^= a ^ b;
+          a = bits[base + rows[j + 2]!]!;
+          b = bits[base + rows[j + 3]!]!;
+          let twosB = carries(ones, a, b);
+          ones ^= a ^ b;
+          let foursA = carries(twos, twosA, twosB);
+          twos ^= twosA ^ twosB;
+          a = bits[base + rows[j + 4]!]!;
+          b = bits[base + rows[j + 5]!]!;
+          twosA = carries(ones, a, b);
+          ones ^= a ^ b;
+          a = bits[base + rows[j + 6]!]!;
+          b = bits[base + rows[j + 7]!]!;
+          twosB = carries(ones, a, b);
+          ones ^= a ^ b;
+          let foursB = carries(twos, twosA, twosB);
+          twos ^= twosA ^ twosB;
+          const eightsA = carries(fours, foursA, foursB);
+          fours ^= foursA ^ foursB;
+          a = bits[base + rows[j + 8]!]!;
+          b = bits[base + rows[j + 9]!]!;
+          twosA = carries(ones, a, b);
+          ones ^= a ^ b;
+          a = bits[base + rows[j + 10]!]!;
+          b = bits[base + rows[j + 11]!]!;
+          twosB = carries(ones, a, b);
+          ones ^= a ^ b;
+          foursA = carries(twos, twosA, twosB);
+          twos ^= twosA ^ twosB;
+          a = bits[base + rows[j + 12]!]!;
+          b = bits[base + rows[j + 13]!]!;
+          twosA = carries(ones, a, b);
+          ones ^= a ^ b;
+          a = bits[base + rows[j + 14]!]!;
+          b = bits[base + rows[j + 15]!]!;
+          twosB = carries(ones, a, b);
+          ones ^= a ^ b;
+          foursB = carries(twos, twosA, twosB);
+          twos ^= twosA ^ twosB;
+          const eightsB = carries(fours, foursA, foursB);
+          fours ^= foursA ^ foursB;
+          let carry = carries(eights, eightsA, eightsB);
+          eights ^= eightsA ^ eightsB;
+          for (let p = 0; carry !== 0 && p < HIGH_PLANES; p++) {
+            const plane = high[p]!;
+            high[p] = plane ^ carry;
+            carry = plane & carry;
+            if (p >= planesUsed) planesUsed = p + 1;
+          }
+          // Every 64 rows: can any text of the word still reach the target with all the rows left?
+          if ((j & 31) === 16 && j + 16 < rowCount) {
+            const left = rowCount - j - 16;
+            if (atLeast(target - left, ones, twos, fours, eights, high, planesUsed) === 0) {
+              givenUp = true;
+              break;
+            }
+          }
+        }
+        if (givenUp) continue;
+        // Only the texts whose counters reach the word's target are counted exactly.
+        const candidates = atLeast(target, ones, twos, fours, eights, high, planesUsed);
+        for (let doc = first; doc < last; doc++) {
+          const shift = doc & 31;
+          if (((candidates >>> shift) & 1) === 0) continue;
+          let sixteens = 0;
+          for (let p = planesUsed - 1; p >= 0; p--)
+            sixteens = (sixteens << 1) | ((high[p]! >>> shift) & 1);
+          const c =
+            rareCounts[counts + doc]! +
+            ((ones >>> shift) & 1) +
+            (((twos >>> shift) & 1) << 1) +
+            (((fours >>> shift) & 1) << 2) +
+            (((eights >>> shift) & 1) << 3) +
+            sixteens * 16;
+          if (2 * c >= s * (n + lengths[doc]!)) found.push(positions[doc]!);
+        }
+      }
+    }
   }
 }

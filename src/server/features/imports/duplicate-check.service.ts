@@ -55,24 +55,43 @@ function repeatKey(q: DuplicateQuestion, crossPart: boolean): string | null {
 }
 
 /**
- * Positions (in the visible bank) worth scoring for one incoming question: every text similar enough
+ * Positions (in the visible bank) worth scoring for each incoming question: every text similar enough
  * to make a flagged duplicate (exact, so flags and best matches are the reference's), and every
- * question with the same part, year and number.
+ * question with the same part, year and number. The texts of one index group are searched together
+ * (`BigramTextIndex.searchMany`), which reads the index once per batch of probes.
  */
-function candidatePositions(bank: VisibleBank, q: DuplicateQuestion, crossPart: boolean): number[] {
-  const part = label(q.part);
-  const positions = bank.text.search(
-    q.text,
-    textGroup(part, crossPart, null),
-    MIN_FLAGGED_TEXT_SIMILARITY,
-  );
-  const year = /^\d+$/.test(label(q.year)) ? wholeNumber(label(q.year)) : null;
-  const number = wholeNumber(q.number);
-  if (year !== null && number !== null) {
-    const same = bank.byNumber.get(numberKey(part, year, number));
-    if (same) return [...new Set([...positions, ...same])];
+function candidatePositions(
+  bank: VisibleBank,
+  incoming: readonly DuplicateQuestion[],
+  searched: readonly boolean[],
+  crossPart: boolean,
+): number[][] {
+  const out = incoming.map((): number[] => []);
+  const byGroup = new Map<string, number[]>();
+  incoming.forEach((q, i) => {
+    if (!searched[i]) return;
+    const group = textGroup(label(q.part), crossPart, null);
+    let members = byGroup.get(group);
+    if (!members) byGroup.set(group, (members = []));
+    members.push(i);
+  });
+  for (const [group, members] of byGroup) {
+    const found = bank.text.searchMany(
+      members.map((i) => incoming[i]!.text),
+      group,
+      MIN_FLAGGED_TEXT_SIMILARITY,
+    );
+    members.forEach((i, k) => (out[i] = found[k]!));
   }
-  return positions;
+  incoming.forEach((q, i) => {
+    if (!searched[i]) return;
+    const year = /^\d+$/.test(label(q.year)) ? wholeNumber(label(q.year)) : null;
+    const number = wholeNumber(q.number);
+    if (year === null || number === null) return;
+    const same = bank.byNumber.get(numberKey(label(q.part), year, number));
+    if (same) out[i] = [...new Set([...out[i]!, ...same])];
+  });
+  return out;
 }
 
 /**
@@ -90,11 +109,10 @@ export async function checkDuplicates(
   const bank = await visibleBank(db, userId, crossPart);
 
   const isFlashcard = input.questions.map((q) => q.questionType === FLASHCARD);
-  const positionsOf = incoming.map((q, i) =>
-    // Questions without text are never duplicates (docs/product/validation.md): nothing to look up. Flashcards are
-    // scored apart, by front text against flashcards (decision 240).
-    similarityKey(q.text) === "" || isFlashcard[i] ? [] : candidatePositions(bank, q, crossPart),
-  );
+  // Questions without text are never duplicates (docs/product/validation.md): nothing to look up.
+  // Flashcards are scored apart, by front text against flashcards (decision 240).
+  const searched = incoming.map((q, i) => similarityKey(q.text) !== "" && !isFlashcard[i]);
+  const positionsOf = candidatePositions(bank, incoming, searched, crossPart);
   const checks = bank.scorer.score(incoming, positionsOf, { crossPart });
   incoming.forEach((q, i) => {
     if (!isFlashcard[i] || similarityKey(q.text) === "") return;

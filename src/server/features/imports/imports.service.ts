@@ -14,7 +14,7 @@ import {
 import { flashcardHtml, imageHashes } from "../../../core/media";
 import { studyStateFromAnki } from "../../../core/import/anki/progress";
 import type { Db } from "../../db/client";
-import { questionMedia, questions, type NewQuestionRow } from "../../db/schema";
+import { questionMedia, questions } from "../../db/schema";
 import { badRequest, forbidden, notFound } from "../../errors";
 import { markEditor } from "../history/mark-editor";
 import { storedHashes } from "../media/media.service";
@@ -27,6 +27,7 @@ import {
 } from "../questions/visibility.service";
 import { visibilityOf } from "../../../core/visibility";
 import { itemPrefix } from "../questions/question-edits.service";
+import { insertImportedQuestions, type ImportedQuestionRow } from "./insert-questions";
 import { keepImportedStates } from "../study/study-writer.service";
 import {
   contentOf,
@@ -225,7 +226,7 @@ export async function commitImport(
       }
     }
 
-    // Creates: multi-row inserts.
+    // Creates: one statement per chunk (insert-questions.ts).
     const createIndexes = input.items.flatMap((item, i) => (item.action === "create" ? [i] : []));
     const visibility = { public: 0, private: 0, program: 0 };
     if (createIndexes.length > 0) {
@@ -243,7 +244,7 @@ export async function commitImport(
           : newQuestionVisibility(writer, { isPublic });
       for (let start = 0; start < createIndexes.length; start += COMMIT_CHUNK) {
         const chunk = createIndexes.slice(start, start + COMMIT_CHUNK);
-        const values: NewQuestionRow[] = chunk.map((i, k) => {
+        const values: ImportedQuestionRow[] = chunk.map((i, k) => {
           const valid = items[i]!;
           const createdAt = new Date(now.getTime() + start + k);
           if (valid.kind === "flashcard") {
@@ -273,6 +274,7 @@ export async function commitImport(
             creatorId: userId,
             source: valid.extras.source,
             text: item.text,
+            back: "",
             options: item.options,
             correctAnswer: item.correctAnswer,
             correctAnswers: item.correctAnswer === "" ? [] : [item.correctAnswer],
@@ -294,9 +296,9 @@ export async function commitImport(
             visibilityOf({ isPublic: v.isPublic ?? false, programId: v.programId ?? null })
           ]++;
         }
-        const inserted = await tx.insert(questions).values(values).returning({ id: questions.id });
+        const inserted = await insertImportedQuestions(tx, values);
         chunk.forEach((i, k) => {
-          const id = inserted[k]!.id;
+          const id = inserted[k]!;
           order[i] = id;
           const extras = items[i]!.extras;
           if (extras.images.length > 0) newImages.set(id, extras.images);
