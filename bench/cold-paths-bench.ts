@@ -11,8 +11,9 @@
  *    there when missing), each signs in through `/api/auth/login` (a fresh session, the server's
  *    per-user caches cold for that user), then Chromium opens /study with that session and every
  *    request the page makes to /trpc and /api is timed from the browser (request sent → first byte
- *    of the response: the server's time plus loopback). Goal ≤ 150 ms server time: the sum over the
- *    page's requests, and its longest one.
+ *    of the response: the server's time plus loopback). Goal ≤ 150 ms server time: how long at least
+ *    one of the page's requests was waiting for the server (requests sent together, which the page
+ *    does since decision 419, count once); the sum over them and the longest one are printed too.
  *
  *   node scripts/build.mjs && npx tsx bench/cold-paths-bench.ts [--rounds 25] [--study-users 10]
  *     [--synthetic-dir /tmp/prite-synthetic] [--url postgres://…] [--skip-signin] [--skip-study] [--no-record]
@@ -275,7 +276,8 @@ async function studyPageOn(
     executablePath: "/usr/bin/chromium",
     args: ["--no-sandbox", "--disable-gpu"],
   });
-  const perUser: { total: number; longest: number; requests: number; cpu: number }[] = [];
+  const perUser: { total: number; span: number; longest: number; requests: number; cpu: number }[] =
+    [];
   const perRequest = new Map<string, number[]>();
   const load = load1();
   try {
@@ -292,7 +294,7 @@ async function studyPageOn(
       await context.clearCookies();
       await context.addCookies([{ name: "prite_session", value: token, url: server.base }]);
       const page = await context.newPage();
-      const timings: { name: string; ms: number }[] = [];
+      const timings: { name: string; ms: number; from: number; to: number }[] = [];
       page.on("requestfinished", (request) => {
         const url = new URL(request.url());
         if (!url.pathname.startsWith("/trpc") && !url.pathname.startsWith("/api")) return;
@@ -300,6 +302,8 @@ async function studyPageOn(
         timings.push({
           name: `${request.method()} ${url.pathname}`,
           ms: t.responseStart - t.requestStart,
+          from: t.startTime + t.requestStart,
+          to: t.startTime + t.responseStart,
         });
       });
       await page.goto(`${server.base}/study`);
@@ -310,6 +314,7 @@ async function studyPageOn(
       perUser.push({
         cpu: cpuMs(server.child.pid!) - cpuBefore,
         total: timings.reduce((a, b) => a + b.ms, 0),
+        span: waitingSpan(timings),
         longest: Math.max(...timings.map((t) => t.ms)),
         requests: timings.length,
       });
@@ -320,12 +325,14 @@ async function studyPageOn(
     await server.stop();
   }
   const totals = perUser.map((u) => u.total);
+  const spans = perUser.map((u) => u.span);
   const cpu = perUser.map((u) => u.cpu);
   return [
-    `- **${label}** — the first Study page after a fresh sign-in, embedded PGlite holding the synthetic bank (${dataDir}), ${names.length} users (those with the most reviews after one that warms the server), one after another; Chromium at 375 px with the page's code cached; server time = request sent → first byte, summed over the page's /trpc and /api requests; the server's CPU time over the page from /proc (10 ms ticks); load ${load}`,
+    `- **${label}** — the first Study page after a fresh sign-in, embedded PGlite holding the synthetic bank (${dataDir}), ${names.length} users (those with the most reviews after one that warms the server), one after another; Chromium at 375 px with the page's code cached; server time = request sent → first byte of the page's /trpc and /api requests, as the time at least one of them was waiting (and, below it, their sum); the server's CPU time over the page from /proc (10 ms ticks); load ${load}`,
     "",
     `- Server CPU per page: mean ${ms(cpu.reduce((a, b) => a + b, 0) / cpu.length)} (the part of the time below that is the server's own work on this loaded machine)`,
-    `- **Server time per page: median ${ms(pct(totals, 50))}, worst ${ms(Math.max(...totals))} — goal ≤ 150 ms ${pct(totals, 50) <= 150 ? "met (median)" : "NOT met"}**; longest single request median ${ms(
+    `- **Server time per page, requests waited on at once counted once: median ${ms(pct(spans, 50))}, worst ${ms(Math.max(...spans))} — goal ≤ 150 ms ${pct(spans, 50) <= 150 ? "met (median)" : "NOT met"}**`,
+    `- Server time per page summed over its requests (overlaps counted twice): median ${ms(pct(totals, 50))}, worst ${ms(Math.max(...totals))}; longest single request median ${ms(
       pct(
         perUser.map((u) => u.longest),
         50,
@@ -339,6 +346,19 @@ async function studyPageOn(
     ),
     "",
   ];
+}
+
+/** How long at least one request was waiting for its first byte: the union of the intervals. */
+function waitingSpan(timings: readonly { from: number; to: number }[]): number {
+  const sorted = [...timings].sort((a, b) => a.from - b.from);
+  let span = 0;
+  let end = -Infinity;
+  for (const t of sorted) {
+    if (t.to <= end) continue;
+    span += t.to - Math.max(t.from, end);
+    end = t.to;
+  }
+  return span;
 }
 
 async function main() {
