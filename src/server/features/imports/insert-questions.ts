@@ -10,6 +10,14 @@ import { sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import type { NewQuestionRow } from "../../db/schema";
 
+/**
+ * A lone surrogate (a JSON body may carry "\ud800") becomes U+FFFD, as a text parameter's UTF-8
+ * encoding makes it on every other write path: jsonb refuses the escape that JSON.stringify writes.
+ */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+const wellFormed = (_key: string, value: unknown) =>
+  typeof value === "string" ? value.replace(LONE_SURROGATE, "\uFFFD") : value;
+
 /** What the commit writes of a new question; every other column takes its default. */
 export type ImportedQuestionRow = Required<
   Pick<
@@ -66,6 +74,7 @@ export async function insertImportedQuestions(
       created_at: r.createdAt.toISOString(),
       updated_at: r.updatedAt.toISOString(),
     })),
+    wellFormed,
   );
   await tx.execute(sql`
     insert into questions (id, creator_id, text, back, options, correct_answer, correct_answers,
