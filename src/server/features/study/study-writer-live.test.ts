@@ -1,9 +1,12 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { answerState } from "../../../core/srs/schedule";
-import { reviews, users } from "../../db/schema";
+import type { Difficulty } from "../../../core/constants";
+import { answerState, rateState } from "../../../core/srs/schedule";
+import { DEFAULT_FSRS_SETTINGS } from "../../../core/srs/fsrs";
+import { questions, reviews, studyStates, users } from "../../db/schema";
+import { questionJsonById } from "../questions/question-access";
 import { createHarness, type Harness } from "../../test/harness";
-import { readLive, writeLiveAnswer, writeLiveRating } from "./study-writer-live";
+import { keptRatings, readLive, writeLiveAnswer, writeLiveRating } from "./study-writer-live";
 import { toState } from "./study-writer-context";
 import { rateQuestion, recordAnswer } from "./study-writer.service";
 import { addQuestion, studyStateOf } from "./test-fixtures";
@@ -118,5 +121,144 @@ describe("the study writer's live path (decision 398)", () => {
         input: { questionId: q.id, selected: ["B"], timeSpentMs: 1000 },
       }),
     ).rejects.toThrow("Question not found");
+  });
+});
+
+describe("a rating after the user's own live answer (decision 427)", () => {
+  const now = new Date("2026-04-01T12:00:00Z");
+
+  /** A public question of another user with a public profile, answered right by a new SM-2 user. */
+  async function answered() {
+    const author = await h.user();
+    await h.db.db.update(users).set({ publicProfile: true }).where(eq(users.id, author.user.id));
+    const me = await h.user();
+    await h.db.db.update(users).set({ scheduler: "sm2" }).where(eq(users.id, me.user.id));
+    const q = await addQuestion(h.db.db, author.user.id, { isPublic: true });
+    await recordAnswer(h.db.db, {
+      userId: me.user.id,
+      now,
+      input: { questionId: q.id, selected: ["B"], timeSpentMs: 3000 },
+    });
+    const afterAnswer = (await studyStateOf(h.db.db, me.user.id, q.id))!;
+    return { author, me, q, afterAnswer };
+  }
+
+  const rate = (userId: string, questionId: string, difficulty: Difficulty = 2) =>
+    rateQuestion(h.db.db, { userId, now, questionId, difficulty });
+
+  const fresh = async (userId: string, questionId: string) =>
+    (await questionJsonById(h.db.db, userId, [questionId])).get(questionId);
+
+  it("rates from what the answer kept, in one statement, as a fresh read would", async () => {
+    const { me, q, afterAnswer } = await answered();
+    const taken = keptRatings.count;
+    const rated = await rate(me.user.id, q.id, 1);
+    expect(keptRatings.count).toBe(taken + 1);
+    const expected = rateState(toState(afterAnswer), 1, now, {
+      ...DEFAULT_FSRS_SETTINGS,
+      scheduler: "sm2",
+    });
+    const state = await studyStateOf(h.db.db, me.user.id, q.id);
+    expect(state).toMatchObject({
+      pendingReviewId: null,
+      repetitions: expected.repetitions,
+      intervalDays: expected.intervalDays,
+      easeFactor: expected.easeFactor,
+      dueAt: expected.dueAt,
+    });
+    expect(rated).toEqual(await fresh(me.user.id, q.id));
+    const [review] = await h.db.db
+      .select()
+      .from(reviews)
+      .where(eq(reviews.id, afterAnswer.pendingReviewId!));
+    expect(review?.difficulty).toBe(1);
+    // Used once: rating again reads.
+    await rate(me.user.id, q.id, 2);
+    expect(keptRatings.count).toBe(taken + 1);
+  });
+
+  it("shows the creator's new name and images as they are at the rating", async () => {
+    const { author, me, q } = await answered();
+    await h.db.db
+      .update(users)
+      .set({ username: `renamed${Date.now()}` })
+      .where(eq(users.id, author.user.id));
+    const taken = keptRatings.count;
+    const rated = await rate(me.user.id, q.id);
+    expect(keptRatings.count).toBe(taken + 1);
+    expect(rated.contributor).toMatch(/^renamed/);
+    expect(rated).toEqual(await fresh(me.user.id, q.id));
+  });
+
+  it("reads again when the user's settings changed after the answer, and schedules with the new ones", async () => {
+    const { me, q } = await answered();
+    await h.db.db.update(users).set({ scheduler: "fsrs" }).where(eq(users.id, me.user.id));
+    const taken = keptRatings.count;
+    const rated = await rate(me.user.id, q.id);
+    expect(keptRatings.count).toBe(taken);
+    const state = await studyStateOf(h.db.db, me.user.id, q.id);
+    expect(state?.stability).not.toBeNull();
+    expect(state?.pendingReviewId).toBeNull();
+    expect(rated).toEqual(await fresh(me.user.id, q.id));
+  });
+
+  it("reads again when the question was edited after the answer, and answers with the edit", async () => {
+    const { me, q } = await answered();
+    await h.db.db
+      .update(questions)
+      .set({ text: "Edited after the answer?" })
+      .where(eq(questions.id, q.id));
+    const taken = keptRatings.count;
+    const rated = await rate(me.user.id, q.id);
+    expect(keptRatings.count).toBe(taken);
+    expect(rated.text).toBe("Edited after the answer?");
+  });
+
+  it("refuses in the product's words when the question stopped being visible after the answer", async () => {
+    const { me, q } = await answered();
+    await h.db.db.update(questions).set({ isPublic: false }).where(eq(questions.id, q.id));
+    const before = await studyStateOf(h.db.db, me.user.id, q.id);
+    const taken = keptRatings.count;
+    await expect(rate(me.user.id, q.id)).rejects.toThrow("Question not found");
+    expect(keptRatings.count).toBe(taken);
+    expect(await studyStateOf(h.db.db, me.user.id, q.id)).toEqual(before);
+  });
+
+  it("leaves a state another write changed after the answer to that write's outcome", async () => {
+    const { me, q, afterAnswer } = await answered();
+    // Another process's write: the pending answer is gone and the card was moved.
+    const moved = new Date("2026-05-01T00:00:00Z");
+    await h.db.db
+      .update(studyStates)
+      .set({ pendingReviewId: null, dueAt: moved })
+      .where(and(eq(studyStates.userId, me.user.id), eq(studyStates.questionId, q.id)));
+    const taken = keptRatings.count;
+    await rate(me.user.id, q.id, 0);
+    expect(keptRatings.count).toBe(taken);
+    // With no answer pending the rating schedules from the moved state (decision 020), and the
+    // answer's review keeps no difficulty.
+    const state = await studyStateOf(h.db.db, me.user.id, q.id);
+    expect(state?.dueAt?.getTime()).not.toBe(afterAnswer.dueAt?.getTime());
+    const [review] = await h.db.db
+      .select()
+      .from(reviews)
+      .where(eq(reviews.id, afterAnswer.pendingReviewId!));
+    expect(review?.difficulty).toBeNull();
+  });
+
+  it("keeps only the latest answer: rating an earlier question reads it", async () => {
+    const { me, q, author } = await answered();
+    const second = await addQuestion(h.db.db, author.user.id, { isPublic: true });
+    await recordAnswer(h.db.db, {
+      userId: me.user.id,
+      now,
+      input: { questionId: second.id, selected: ["A"], timeSpentMs: 2000 },
+    });
+    const taken = keptRatings.count;
+    const first = await rate(me.user.id, q.id);
+    expect(keptRatings.count).toBe(taken);
+    expect(first).toEqual(await fresh(me.user.id, q.id));
+    await rate(me.user.id, second.id);
+    expect(keptRatings.count).toBe(taken + 1);
   });
 });

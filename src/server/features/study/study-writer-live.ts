@@ -16,9 +16,16 @@
  *
  * Declined (undefined): a handle without its own client (a transaction), a program's resident (the
  * study sets count in the transaction), and a rating with no state yet.
+ *
+ * A rating that follows the user's answer through this process starts from what the answer read and
+ * wrote, kept per user (decision 427): its one statement re-checks in the write what the read would
+ * have found (the state, the user's settings row and the question still the versions kept, the
+ * question still visible) and reads what may have changed meanwhile (the creator's name, images, the
+ * report notice). When any of it moved nothing is written and the rating reads as before.
  */
-import { and, eq, or, sql } from "drizzle-orm";
-import { alias } from "drizzle-orm/pg-core";
+import { and, eq, or, sql, type SQL } from "drizzle-orm";
+import { alias, PgDialect } from "drizzle-orm/pg-core";
+import { LRUCache } from "lru-cache";
 import { FLASHCARD, type Difficulty } from "../../../core/constants";
 import { answerKeyOf, isCorrectSelection } from "../../../core/correctness";
 import type { TAnswerInput } from "../../../core/schemas/study";
@@ -33,7 +40,9 @@ import {
   questionColumns,
   reportedNoticeSql,
   toQuestionJson,
+  type CreatorInfo,
   type QuestionJson,
+  type ReportedNotice,
   type StoredQuestion,
 } from "../questions/question-json";
 import { placeLive } from "./review-placement";
@@ -64,6 +73,9 @@ function liveRead(db: Db) {
         creator: { username: creator.username, publicProfile: creator.publicProfile },
         state: studyStates,
         version: sql<string | null>`${studyStates}.xmin::text`,
+        // The rows the settings and the question come from, as read: a kept answer's rating checks them.
+        userVersion: sql<string>`${viewer}.xmin::text`,
+        questionVersion: sql<string>`${questions}.xmin::text`,
         user: writerUserFields(viewer),
         images: sql<string[] | null>`(select array_agg(m.sha256 order by m.position)
           from question_media m where m.question_id = ${questions.id})`,
@@ -100,6 +112,9 @@ export interface LiveRead {
   context: WriterContext;
   state: StudyStateRow | null;
   version: string | null;
+  /** Row versions (`xmin`) of the user's row and the question's, as read. */
+  userVersion: string;
+  questionVersion: string;
   pendingCorrect: boolean | null;
   ownSession: boolean;
   json(state: StudyStateRow): QuestionJson;
@@ -141,6 +156,8 @@ export async function readLive(
     context,
     state: row.state,
     version: row.version,
+    userVersion: row.userVersion,
+    questionVersion: row.questionVersion,
     pendingCorrect: row.pendingCorrect,
     ownSession: row.ownSession,
     json: (state) =>
@@ -154,9 +171,10 @@ export async function readLive(
   };
 }
 
-const STATE_COLUMNS = `user_id, question_id, ease_factor, interval_days, repetitions, lapses, due_at,
-  last_reviewed_at, stability, fsrs_difficulty, pending_review_id::float8 as pending_review_id,
-  available, leech, introduced_at`;
+/** The written state's columns and its new row version, of the CTE `s`. */
+const STATE_COLUMNS = `s.user_id, s.question_id, s.ease_factor, s.interval_days, s.repetitions, s.lapses,
+  s.due_at, s.last_reviewed_at, s.stability, s.fsrs_difficulty,
+  s.pending_review_id::float8 as pending_review_id, s.available, s.leech, s.introduced_at, s.row_version`;
 
 const THRESHOLD = `(select leech_threshold from users where id = $1)`;
 
@@ -187,7 +205,7 @@ s as (
     leech = st.leech or ($6::int > st.lapses and $6::int >= ${THRESHOLD})
   from n
   where st.user_id = $1::uuid and st.question_id = $2::uuid and st.xmin::text = $17::text
-  returning st.*
+  returning st.*, st.xmin::text as row_version
 ),${ANSWER_REVIEW}`;
 
 /**
@@ -202,27 +220,57 @@ s as (
   select $1::uuid, $2::uuid, $3::float8, $4::int, $5::int, $6::int, $7::timestamptz, $8::timestamptz,
     $9::float8, $10::float8, n.id, $6::int >= ${THRESHOLD}, $11::timestamptz from n
   on conflict (user_id, question_id) do nothing
-  returning st.*
+  returning st.*, st.xmin::text as row_version
 ),${ANSWER_REVIEW}`;
+
+/** Drizzle fragments as text for the raw statements below (they hold no parameters of their own). */
+const dialect = new PgDialect({ casing: "snake_case" });
+function fragment(query: SQL): string {
+  const { sql: text, params } = dialect.sqlToQuery(query);
+  if (params.length > 0) throw new Error("a fragment of a raw statement took a parameter");
+  return text;
+}
 
 /**
  * A rating's state (pending answer cleared) and the pending review's difficulty, written only if the
- * state is still the version read.
+ * state is still the version read and `guard` holds; the state's columns, then `more`.
  */
-const RATE_WRITE = `
+const rateWrite = (guard: string, more: string) => `
 with s as (
   update study_states st set ease_factor = $3::float8, interval_days = $4::int, repetitions = $5::int,
     lapses = $6::int, due_at = $7::timestamptz, last_reviewed_at = $8::timestamptz,
     stability = $9::float8, fsrs_difficulty = $10::float8, pending_review_id = null,
     leech = st.leech or ($6::int > st.lapses and $6::int >= ${THRESHOLD})
-  where st.user_id = $1::uuid and st.question_id = $2::uuid and st.xmin::text = $11::text
-  returning st.*
+  where st.user_id = $1::uuid and st.question_id = $2::uuid and st.xmin::text = $11::text${guard}
+  returning st.*, st.xmin::text as row_version
 ),
 r as (
   update reviews set difficulty = $12::smallint
   where id = $13::bigint and user_id = $1::uuid and exists (select 1 from s)
 )
-select ${STATE_COLUMNS} from s`;
+select ${STATE_COLUMNS}${more}`;
+
+const RATE_WRITE = rateWrite("", " from s");
+
+/**
+ * The rating of a kept answer (decision 427): also only while the user's row ($14) and the question's
+ * ($15) are the versions the answer read and the question is still visible to the user (visibleTo,
+ * question-json.ts); with the question's creator, images and report notice as they are now.
+ */
+const RATE_KEPT = rateWrite(
+  `
+    and exists (select 1 from users viewer where viewer.id = $1::uuid and viewer.xmin::text = $14::text)
+    and exists (select 1 from questions where questions.id = $2::uuid and questions.xmin::text = $15::text
+      and (questions.creator_id = $1::uuid or questions.is_public
+        or ${fragment(programBankOf(sql.raw("$1::uuid")))}))`,
+  `,
+  creator.username as creator_username, creator.public_profile as creator_public_profile,
+  (select array_agg(m.sha256 order by m.position) from question_media m
+    where m.question_id = questions.id) as images,
+  ${fragment(reportedNoticeSql())} as reported
+from s join questions on questions.id = s.question_id
+  left join users creator on creator.id = questions.creator_id`,
+);
 
 async function run(
   db: Db,
@@ -277,7 +325,16 @@ function stateRowOf(r: Record<string, unknown>): StudyStateRow {
   };
 }
 
-/** The answer's review and state in one statement: the state row, or null when another write came first. */
+/** A state as a live write left it, with its row version (`xmin`). */
+export interface LiveWritten {
+  state: StudyStateRow;
+  version: string;
+}
+
+const writtenOf = (row: Record<string, unknown> | undefined): LiveWritten | null =>
+  row ? { state: stateRowOf(row), version: String(row.row_version) } : null;
+
+/** The answer's review and state in one statement, or null when another write came first. */
 export async function writeLiveAnswer(
   db: Db,
   read: LiveRead,
@@ -288,7 +345,7 @@ export async function writeLiveAnswer(
     sessionId?: string;
     review: { isCorrect: boolean; selected: string; timeSpentMs: number };
   },
-): Promise<StudyStateRow | null> {
+): Promise<LiveWritten | null> {
   const key = { userId: opts.userId, questionId: read.question.id };
   const params = [
     ...stateParams(key, opts.after),
@@ -303,7 +360,7 @@ export async function writeLiveAnswer(
     read.version === null
       ? await run(db, "insert", ANSWER_INSERT, params)
       : await run(db, "insert", ANSWER_UPDATE, [...params, read.version]);
-  return row ? stateRowOf(row) : null;
+  return writtenOf(row);
 }
 
 /** The rating's state and the pending review's difficulty: the state row, or null when another write came first. */
@@ -322,6 +379,40 @@ export async function writeLiveRating(
   return row ? stateRowOf(row) : null;
 }
 
+/** An answer through the live path, kept for the rating that normally follows it (decision 427). */
+interface KeptAnswer {
+  read: LiveRead;
+  /** The state the answer wrote (its review pending) and that state's row version. */
+  written: LiveWritten;
+  isCorrect: boolean;
+}
+
+/**
+ * Per database handle, each user's latest live answer. Only a shortcut: an entry forgotten, or
+ * answered in another process, leaves the rating to its read, and the rating's write re-checks every
+ * row the entry came from. A few thousand users studying at once fit; an hour-old answer is not
+ * worth its memory.
+ */
+const keptAnswers = new WeakMap<Db, LRUCache<string, KeptAnswer>>();
+
+function keptAnswersOf(db: Db): LRUCache<string, KeptAnswer> {
+  let kept = keptAnswers.get(db);
+  if (!kept) keptAnswers.set(db, (kept = new LRUCache({ max: 4096, ttl: 60 * 60 * 1000 })));
+  return kept;
+}
+
+/** The user's kept answer to this question, taken out (a rating uses it once). */
+function takeKeptAnswer(db: Db, userId: string, questionId: string): KeptAnswer | undefined {
+  const kept = keptAnswersOf(db);
+  const answer = kept.get(userId);
+  if (!answer || answer.read.question.id !== questionId) return undefined;
+  kept.delete(userId);
+  return answer;
+}
+
+/** How many ratings were written from a kept answer (the tests check that they were). */
+export const keptRatings = { count: 0 };
+
 /** PostgreSQL's text form of a text[] (`{"A","C"}`): option letters, sent as one parameter. */
 const textArray = (values: readonly string[]) => `{${values.map((v) => `"${v}"`).join(",")}}`;
 
@@ -334,6 +425,8 @@ export async function answerLive(
   opts: { userId: string; now: Date; input: TAnswerInput & { sessionId?: string } },
 ): Promise<AnswerResult | undefined> {
   const { userId, now, input } = opts;
+  // Whatever happens to this answer, an older kept one of the user's is no longer the latest.
+  keptAnswersOf(db).delete(userId);
   const read = await readLive(db, {
     userId,
     questionId: input.questionId,
@@ -352,23 +445,76 @@ export async function answerLive(
   const before = toState(read.state ?? undefined);
   const after = answerState(before, isCorrect, now, settings);
 
-  const state = await writeLiveAnswer(db, read, {
+  const written = await writeLiveAnswer(db, read, {
     userId,
     after,
     now,
     sessionId: input.sessionId,
     review: { isCorrect, selected: textArray(selected), timeSpentMs: input.timeSpentMs },
   });
-  if (!state) return undefined;
+  if (!written) return undefined;
+  keptAnswersOf(db).set(userId, { read, written, isCorrect });
   return answerResultOf(question, {
     isCorrect,
     selected,
     key,
-    reviewId: state.pendingReviewId!,
-    json: read.json(state),
+    reviewId: written.state.pendingReviewId!,
+    json: read.json(written.state),
     before,
     now,
     settings,
+  });
+}
+
+/**
+ * The rating's state from the answer's scheduler settings and state: after a wrong answer the lapse
+ * already scheduled the card and the rating only records its difficulty (decision 020).
+ */
+async function ratedState(
+  db: Db,
+  opts: { userId: string; now: Date; difficulty: Difficulty },
+  read: LiveRead,
+  state: StudyStateRow,
+  pendingCorrect: boolean | null,
+): Promise<StudyState> {
+  const settings = read.context.settings;
+  const current = toState(state);
+  if (pendingCorrect === false) return current;
+  const rated = rateState(current, opts.difficulty, opts.now, settings);
+  return placeLive(db, opts.userId, read.question.id, current, rated, opts.now, settings);
+}
+
+/** A kept answer's rating in one statement, or undefined when a row it came from has changed. */
+async function rateKept(
+  db: Db,
+  opts: { userId: string; now: Date; difficulty: Difficulty },
+  kept: KeptAnswer,
+): Promise<QuestionJson | undefined> {
+  const { read, written } = kept;
+  const next = await ratedState(db, opts, read, written.state, kept.isCorrect);
+  const [row] = await run(db, "update", RATE_KEPT, [
+    ...stateParams({ userId: opts.userId, questionId: read.question.id }, next),
+    written.version,
+    opts.difficulty,
+    written.state.pendingReviewId,
+    read.userVersion,
+    read.questionVersion,
+  ]);
+  if (!row) return undefined;
+  keptRatings.count += 1;
+  const creator: CreatorInfo | null =
+    row.creator_username == null
+      ? null
+      : {
+          username: String(row.creator_username),
+          publicProfile: Boolean(row.creator_public_profile),
+        };
+  return toQuestionJson(read.question, {
+    viewerId: opts.userId,
+    creator,
+    studyState: stateRowOf(row),
+    images: (row.images as string[] | null) ?? undefined,
+    reported: (row.reported as ReportedNotice | null) ?? null,
   });
 }
 
@@ -377,24 +523,19 @@ export async function rateLive(
   db: Db,
   opts: { userId: string; now: Date; questionId: string; difficulty: Difficulty },
 ): Promise<QuestionJson | undefined> {
-  const { userId, now, difficulty } = opts;
-  const read = await readLive(db, { userId, questionId: opts.questionId });
+  const kept = takeKeptAnswer(db, opts.userId, opts.questionId);
+  if (kept) {
+    const rated = await rateKept(db, opts, kept);
+    if (rated) return rated;
+  }
+  const read = await readLive(db, { userId: opts.userId, questionId: opts.questionId });
   if (!read || !read.state || read.question.questionType === FLASHCARD) return undefined;
-  const settings = read.context.settings;
-  const current = toState(read.state);
   const pendingCorrect = read.state.pendingReviewId != null ? read.pendingCorrect : null;
-  const next =
-    pendingCorrect === false
-      ? current
-      : await placeLive(
-          db,
-          userId,
-          read.question.id,
-          current,
-          rateState(current, difficulty, now, settings),
-          now,
-          settings,
-        );
-  const state = await writeLiveRating(db, read, { userId, next, difficulty });
+  const next = await ratedState(db, opts, read, read.state, pendingCorrect);
+  const state = await writeLiveRating(db, read, {
+    userId: opts.userId,
+    next,
+    difficulty: opts.difficulty,
+  });
   return state ? read.json(state) : undefined;
 }
