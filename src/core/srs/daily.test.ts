@@ -110,6 +110,30 @@ describe("study day", () => {
     expect(d.start.toISOString()).toBe("2026-11-26T05:00:00.000Z");
     expect(d.end.toISOString()).toBe("2026-11-27T05:00:00.000Z");
   });
+
+  it("gives each zone's own day start, asked once or many times, in any order", () => {
+    const zones = ["UTC", "America/New_York", "Asia/Kolkata", "Pacific/Chatham", "Not/AZone"];
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.record({
+            zone: fc.constantFrom(...zones),
+            at: fc.integer({ min: Date.UTC(2020, 0, 1), max: Date.UTC(2030, 0, 1) }),
+          }),
+          { minLength: 1, maxLength: 20 },
+        ),
+        (asks) => {
+          for (const { zone, at } of [...asks, ...asks.slice().reverse()]) {
+            const key = localDayKey(new Date(at), zone);
+            const start = dayStartMs(key, zone);
+            expect(localDayKey(new Date(start), zone)).toBe(key);
+            expect(localDayKey(new Date(start - 1), zone)).not.toBe(key);
+            expect(start).toBeLessThanOrEqual(at);
+          }
+        },
+      ),
+    );
+  });
 });
 
 describe("catch-up", () => {

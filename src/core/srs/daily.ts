@@ -77,9 +77,16 @@ export function isLeechAfter(
 
 const DAY_MS = 86_400_000;
 
+/** Day starts already found, by zone and day: every due page and summary asks for today's twice. */
+const dayStarts = new Map<string, number>();
+const DAY_STARTS_KEPT = 4096;
+
 /** The instant the local calendar day `dayKey` starts in `timeZone` (first millisecond of it). */
 export function dayStartMs(dayKey: string, timeZone: string): number {
   const zone = resolveTimeZone(timeZone);
+  const cacheKey = `${zone}\u0000${dayKey}`;
+  const known = dayStarts.get(cacheKey);
+  if (known !== undefined) return known;
   const utcMidnight = Date.parse(`${dayKey}T00:00:00Z`);
   // Every offset in use lies within ±15 hours: the day starts somewhere in this window.
   let lo = utcMidnight - 15 * 3_600_000;
@@ -88,6 +95,11 @@ export function dayStartMs(dayKey: string, timeZone: string): number {
     const mid = Math.floor((lo + hi) / 2);
     if (localDayKey(new Date(mid), zone) >= dayKey) hi = mid;
     else lo = mid;
+  }
+  // A malformed key gives NaN, which is not worth keeping.
+  if (Number.isFinite(hi)) {
+    if (dayStarts.size >= DAY_STARTS_KEPT) dayStarts.clear();
+    dayStarts.set(cacheKey, hi);
   }
   return hi;
 }
