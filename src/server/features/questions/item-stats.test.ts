@@ -15,19 +15,10 @@ import {
 } from "../../../core/item-stats";
 import type { Db } from "../../db/client";
 import { queryRows } from "../../db/raw";
-import {
-  examAnswers,
-  examQuestions,
-  exams,
-  leechMarks,
-  questions,
-  reviews,
-  users,
-} from "../../db/schema";
+import { examAnswers, examQuestions, exams, leechMarks, questions, reviews } from "../../db/schema";
 import { createHarness, type Harness } from "../../test/harness";
-import { SERVER_ORIGIN } from "../audit/audit.service";
+import { historyDraws, RandomHistory, startExam, type HistoryOp } from "../../test/random-history";
 import { addQuestion } from "../study/test-fixtures";
-import { deleteAccount, resetStudyProgress } from "../users/users.service";
 import { ITEM_STATS_FORBIDDEN, itemSumsFromLog, keptItemSums } from "./item-stats.service";
 
 let h: Harness;
@@ -75,6 +66,7 @@ const USERS = 5;
 const QUESTIONS = 5;
 const LETTERS = ["A", "B", "C", "D", "E", "a"];
 const userIx = fc.integer({ min: 0, max: USERS - 1 });
+const otherIx = fc.integer({ min: 1, max: USERS - 1 });
 const questionIx = fc.integer({ min: 0, max: QUESTIONS - 1 });
 const selection = fc.uniqueArray(fc.constantFrom(...LETTERS), { maxLength: 3 });
 const answer = fc.record({
@@ -83,62 +75,46 @@ const answer = fc.record({
   selected: selection,
   time: fc.integer({ min: 0, max: 120_000 }),
 });
+const draw = historyDraws({ user: userIx, other: otherIx, question: questionIx });
 
 type Answer = { q: number; correct: boolean; selected: string[]; time: number };
-type Op =
-  | { kind: "answers"; user: number; items: Answer[]; oneStatement: boolean }
-  | {
-      kind: "exam";
-      user: number;
-      questions: number[];
-      answers: (Answer & { timed: boolean })[];
-      status: "in_progress" | "submitted" | "expired";
-      lapse: boolean;
-      remove: boolean;
-      changeAfter: boolean;
-    }
-  | { kind: "deleteReview"; pick: number }
-  | { kind: "updateReview"; pick: number; correct: boolean; selected: string[]; time: number }
-  | { kind: "deleteQuestion"; q: number }
-  | { kind: "reset"; user: number }
-  | { kind: "deleteUser"; user: number };
+type ExamFields = {
+  questions: number[];
+  answers: (Answer & { timed: boolean })[];
+  /** An answer changed after the exam closed. */
+  changeAfter: boolean;
+};
+type OwnOp = {
+  kind: "updateReview";
+  pick: number;
+  correct: boolean;
+  selected: string[];
+  time: number;
+};
+type Op = HistoryOp<Answer, ExamFields, OwnOp>;
 
 const op: fc.Arbitrary<Op> = fc.oneof(
-  {
-    weight: 6,
-    arbitrary: fc.record({
-      kind: fc.constant("answers" as const),
-      user: userIx,
-      items: fc.array(answer, { minLength: 1, maxLength: 6 }),
-      oneStatement: fc.boolean(),
-    }),
-  },
+  { weight: 6, arbitrary: draw.answers(answer) },
   {
     weight: 5,
-    arbitrary: fc.record({
-      kind: fc.constant("exam" as const),
-      user: userIx,
-      questions: fc.uniqueArray(questionIx, { minLength: 1, maxLength: QUESTIONS }),
-      answers: fc.array(
-        fc.record({
-          q: questionIx,
-          correct: fc.boolean(),
-          selected: selection,
-          time: fc.nat(60_000),
-          timed: fc.boolean(),
-        }),
-        { maxLength: QUESTIONS },
-      ),
-      status: fc.constantFrom("in_progress" as const, "submitted" as const, "expired" as const),
-      lapse: fc.boolean(),
-      remove: fc.boolean(),
-      changeAfter: fc.boolean(),
-    }),
+    arbitrary: draw.exam(
+      {
+        questions: fc.uniqueArray(questionIx, { minLength: 1, maxLength: QUESTIONS }),
+        answers: fc.array(
+          fc.record({
+            q: questionIx,
+            correct: fc.boolean(),
+            selected: selection,
+            time: fc.nat(60_000),
+            timed: fc.boolean(),
+          }),
+          { maxLength: QUESTIONS },
+        ),
+      },
+      { changeAfter: fc.boolean() },
+    ),
   },
-  {
-    weight: 2,
-    arbitrary: fc.record({ kind: fc.constant("deleteReview" as const), pick: fc.nat() }),
-  },
+  { weight: 2, arbitrary: draw.deleteReview },
   {
     weight: 2,
     arbitrary: fc.record({
@@ -149,160 +125,83 @@ const op: fc.Arbitrary<Op> = fc.oneof(
       time: fc.nat(60_000),
     }),
   },
-  {
-    weight: 1,
-    arbitrary: fc.record({ kind: fc.constant("deleteQuestion" as const), q: questionIx }),
-  },
-  {
-    weight: 1,
-    arbitrary: fc.record({
-      kind: fc.constant("reset" as const),
-      user: fc.integer({ min: 1, max: USERS - 1 }),
-    }),
-  },
-  {
-    weight: 1,
-    arbitrary: fc.record({
-      kind: fc.constant("deleteUser" as const),
-      user: fc.integer({ min: 1, max: USERS - 1 }),
-    }),
-  },
+  { weight: 1, arbitrary: draw.deleteQuestion },
+  { weight: 1, arbitrary: draw.reset },
+  { weight: 1, arbitrary: draw.deleteUser },
 );
-
-let run = 0;
 
 /** The count right as closing an exam sets it (exams.service.ts closeExams). */
 const correctCountOf = (examId: string) => sql`(select count(*)::int from exam_answers
   where exam_id = ${examId} and is_correct and cardinality(selected) > 0)`;
 
 async function play(db: Db, ops: readonly Op[]) {
-  run += 1;
-  const ids: (string | null)[] = [];
-  for (let i = 0; i < USERS; i++) {
-    const tag = `${run}_${i}_${Math.random().toString(36).slice(2, 7)}`;
-    const [u] = await db
-      .insert(users)
-      .values({ username: `items${tag}`, email: `items${tag}@example.test`, passwordHash: "x" })
-      .returning({ id: users.id });
-    ids.push(u!.id);
-  }
-  const qs: (string | null)[] = [];
-  for (let i = 0; i < QUESTIONS; i++) {
-    qs.push((await addQuestion(db, ids[0]!, { isPublic: true })).id);
-  }
-  const logged: number[] = [];
-  for (const o of ops) {
-    const user = "user" in o ? ids[o.user] : null;
-    if ("user" in o && !user) continue;
-    switch (o.kind) {
-      case "answers": {
-        const rows = o.items
-          .filter((a) => qs[a.q])
-          .map((a) => ({
+  const history = await RandomHistory.start(db, {
+    prefix: "items",
+    users: USERS,
+    questions: QUESTIONS,
+  });
+  const qs = history.questions;
+  await history.play<Answer, ExamFields, OwnOp>(ops, {
+    review: (a) => ({ isCorrect: a.correct, selected: a.selected, timeSpentMs: a.time }),
+    own: async (o, user) => {
+      switch (o.kind) {
+        case "exam": {
+          const held = o.questions.filter((q) => qs[q]);
+          if (held.length === 0) break;
+          const examId = await startExam(db, {
             userId: user!,
-            questionId: qs[a.q]!,
-            isCorrect: a.correct,
-            selected: a.selected,
-            timeSpentMs: a.time,
-          }));
-        if (rows.length === 0) break;
-        if (o.oneStatement) {
-          const out = await db.insert(reviews).values(rows).returning({ id: reviews.id });
-          logged.push(...out.map((r) => r.id));
-        } else {
-          for (const row of rows) {
-            const [r] = await db.insert(reviews).values(row).returning({ id: reviews.id });
-            logged.push(r!.id);
-          }
-        }
-        break;
-      }
-      case "exam": {
-        const held = o.questions.filter((q) => qs[q]);
-        if (held.length === 0) break;
-        const [exam] = await db
-          .insert(exams)
-          .values({
-            userId: user!,
-            mode: "timed",
-            requestedSize: held.length,
-            questionCount: held.length,
-            part: "1",
-            pool: "all",
-            secondsPerQuestion: 60,
-            seed: 1,
+            count: held.length,
             startedAt: new Date(),
-          })
-          .returning({ id: exams.id });
-        const examId = exam!.id;
-        await db
-          .insert(examQuestions)
-          .values(held.map((q, position) => ({ examId, position, questionId: qs[q]! })));
-        const answered = new Set<number>();
-        for (const a of o.answers) {
-          if (!held.includes(a.q) || answered.has(a.q)) continue;
-          answered.add(a.q);
-          await db.insert(examAnswers).values({
-            examId,
-            questionId: qs[a.q]!,
-            userId: user!,
-            selected: a.selected,
-            isCorrect: a.correct,
-            timeSpentMs: a.time,
-            answeredAt: a.timed ? new Date() : null,
           });
-        }
-        if (o.lapse) {
-          const [r] = await db
-            .insert(reviews)
-            .values({ userId: user!, questionId: qs[held[0]!]!, isCorrect: false, examId })
-            .returning({ id: reviews.id });
-          logged.push(r!.id);
-        }
-        if (o.status !== "in_progress") {
           await db
-            .update(exams)
-            .set({ status: o.status, correctCount: correctCountOf(examId) })
-            .where(eq(exams.id, examId));
+            .insert(examQuestions)
+            .values(held.map((q, position) => ({ examId, position, questionId: qs[q]! })));
+          const answered = new Set<number>();
+          for (const a of o.answers) {
+            if (!held.includes(a.q) || answered.has(a.q)) continue;
+            answered.add(a.q);
+            await db.insert(examAnswers).values({
+              examId,
+              questionId: qs[a.q]!,
+              userId: user!,
+              selected: a.selected,
+              isCorrect: a.correct,
+              timeSpentMs: a.time,
+              answeredAt: a.timed ? new Date() : null,
+            });
+          }
+          if (o.lapse) {
+            await history.writeReviews([
+              { userId: user!, questionId: qs[held[0]!]!, isCorrect: false, examId },
+            ]);
+          }
+          if (o.status !== "in_progress") {
+            await db
+              .update(exams)
+              .set({ status: o.status, correctCount: correctCountOf(examId) })
+              .where(eq(exams.id, examId));
+          }
+          // An answer changed after the exam closed (no screen does it; the triggers must hold anyway).
+          if (o.changeAfter && answered.size > 0) {
+            await db
+              .update(examAnswers)
+              .set({ isCorrect: sql`not ${examAnswers.isCorrect}`, selected: ["C"] })
+              .where(eq(examAnswers.examId, examId));
+          }
+          // Deleting the exam takes its answers and pairs away and turns its lapse record into a review.
+          if (o.remove) await db.delete(exams).where(eq(exams.id, examId));
+          break;
         }
-        // An answer changed after the exam closed (no screen does it; the triggers must hold anyway).
-        if (o.changeAfter && answered.size > 0) {
-          await db
-            .update(examAnswers)
-            .set({ isCorrect: sql`not ${examAnswers.isCorrect}`, selected: ["C"] })
-            .where(eq(examAnswers.examId, examId));
-        }
-        // Deleting the exam takes its answers and pairs away and turns its lapse record into a review.
-        if (o.remove) await db.delete(exams).where(eq(exams.id, examId));
-        break;
+        case "updateReview":
+          await history.updateReview(o.pick, {
+            isCorrect: o.correct,
+            selected: o.selected,
+            timeSpentMs: o.time,
+          });
+          break;
       }
-      case "deleteReview":
-        if (logged.length > 0) {
-          await db.delete(reviews).where(eq(reviews.id, logged[o.pick % logged.length]!));
-        }
-        break;
-      case "updateReview":
-        if (logged.length > 0) {
-          await db
-            .update(reviews)
-            .set({ isCorrect: o.correct, selected: o.selected, timeSpentMs: o.time })
-            .where(eq(reviews.id, logged[o.pick % logged.length]!));
-        }
-        break;
-      case "deleteQuestion":
-        if (qs[o.q]) await db.delete(questions).where(eq(questions.id, qs[o.q]!));
-        qs[o.q] = null;
-        break;
-      case "reset":
-        await resetStudyProgress(db, user!);
-        break;
-      case "deleteUser":
-        await deleteAccount(db, user!, { origin: SERVER_ORIGIN, at: new Date() });
-        ids[o.user] = null;
-        break;
-    }
-  }
-  return { ids, qs };
+    },
+  });
 }
 
 describe("kept item statistics against the from-scratch computation (decision 391)", () => {
@@ -497,21 +396,12 @@ describe("Browse's statistics filters (decision 393)", () => {
     // Exams where the strong takers miss `hard` and the weak ones get it: r < 0.
     for (let i = 0; i < ITEM_STATS_MIN_EXAMS + 1; i++) {
       const strong = i % 2 === 0;
-      const [exam] = await h.db.db
-        .insert(exams)
-        .values({
-          userId: taker.user.id,
-          mode: "tutor",
-          requestedSize: 3,
-          questionCount: 3,
-          part: "1",
-          pool: "all",
-          secondsPerQuestion: 60,
-          seed: 1,
-          startedAt: new Date(),
-        })
-        .returning({ id: exams.id });
-      const examId = exam!.id;
+      const examId = await startExam(h.db.db, {
+        userId: taker.user.id,
+        count: 3,
+        startedAt: new Date(),
+        mode: "tutor",
+      });
       const held = [hard.id, easy.id, few.id];
       await h.db.db
         .insert(examQuestions)

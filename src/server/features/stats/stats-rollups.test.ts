@@ -10,15 +10,14 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { studyStatsFromRollups } from "../../../core/stats";
 import type { Db } from "../../db/client";
-import { examAnswers, exams, questions, reviews, studySessions, users } from "../../db/schema";
+import { examAnswers, exams, reviews, studySessions, users } from "../../db/schema";
 import { createHarness, type Harness } from "../../test/harness";
 import { expectRollupsMatchLog } from "../../test/kept-figures";
+import { historyDraws, RandomHistory, startExam, type HistoryOp } from "../../test/random-history";
 import { addQuestion } from "../study/test-fixtures";
-import { deleteAccount, resetStudyProgress } from "../users/users.service";
 import { loadStudyRollups } from "./rollups";
 import { comparativeStats, studySummary } from "./stats.service";
 import { comparativeFromLog, studyStatsFromLog } from "./whole-log";
-import { SERVER_ORIGIN } from "../audit/audit.service";
 
 let h: Harness;
 beforeAll(async () => {
@@ -84,52 +83,29 @@ const category = fc.constantFrom(...CATEGORIES);
 const answerItem = fc.record({ q: questionIx, correct: fc.boolean(), at: instant, category });
 
 type AnswerItem = { q: number; correct: boolean; at: number; category: string };
-type Op =
-  | {
-      kind: "answers";
-      user: number;
-      items: AnswerItem[];
-      oneStatement: boolean;
-    }
-  | {
-      kind: "exam";
-      user: number;
-      answers: {
-        q: number;
-        correct: boolean;
-        at: number;
-        chosen: boolean;
-        timed: boolean;
-        category: string;
-      }[];
-      status: "in_progress" | "submitted" | "expired";
-      lapse: boolean;
-      remove: boolean;
-    }
+type ExamFields = {
+  answers: {
+    q: number;
+    correct: boolean;
+    at: number;
+    chosen: boolean;
+    timed: boolean;
+    category: string;
+  }[];
+};
+type OwnOp =
   | { kind: "session"; user: number; at: number }
-  | { kind: "deleteReview"; pick: number }
   | { kind: "updateReview"; pick: number; correct: boolean; at: number; category: string }
   | { kind: "deleteSession"; user: number }
-  | { kind: "deleteQuestion"; q: number }
-  | { kind: "profile"; user: number; share: boolean; pgy: string }
-  | { kind: "reset"; user: number }
-  | { kind: "deleteUser"; user: number };
+  | { kind: "profile"; user: number; share: boolean; pgy: string };
+type Op = HistoryOp<AnswerItem, ExamFields, OwnOp>;
 
+const draw = historyDraws({ user: userIx, other: otherIx, question: questionIx });
 const op: fc.Arbitrary<Op> = fc.oneof(
-  {
-    weight: 8,
-    arbitrary: fc.record({
-      kind: fc.constant("answers" as const),
-      user: userIx,
-      items: fc.array(answerItem, { minLength: 1, maxLength: 6 }),
-      oneStatement: fc.boolean(),
-    }),
-  },
+  { weight: 8, arbitrary: draw.answers(answerItem) },
   {
     weight: 3,
-    arbitrary: fc.record({
-      kind: fc.constant("exam" as const),
-      user: userIx,
+    arbitrary: draw.exam({
       answers: fc.uniqueArray(
         fc.record({
           q: questionIx,
@@ -141,19 +117,13 @@ const op: fc.Arbitrary<Op> = fc.oneof(
         }),
         { selector: (a) => a.q, maxLength: 5 },
       ),
-      status: fc.constantFrom("in_progress" as const, "submitted" as const, "expired" as const),
-      lapse: fc.boolean(),
-      remove: fc.boolean(),
     }),
   },
   {
     weight: 2,
     arbitrary: fc.record({ kind: fc.constant("session" as const), user: userIx, at: instant }),
   },
-  {
-    weight: 2,
-    arbitrary: fc.record({ kind: fc.constant("deleteReview" as const), pick: fc.nat() }),
-  },
+  { weight: 2, arbitrary: draw.deleteReview },
   {
     weight: 1,
     arbitrary: fc.record({
@@ -168,10 +138,7 @@ const op: fc.Arbitrary<Op> = fc.oneof(
     weight: 1,
     arbitrary: fc.record({ kind: fc.constant("deleteSession" as const), user: userIx }),
   },
-  {
-    weight: 1,
-    arbitrary: fc.record({ kind: fc.constant("deleteQuestion" as const), q: questionIx }),
-  },
+  { weight: 1, arbitrary: draw.deleteQuestion },
   {
     weight: 2,
     arbitrary: fc.record({
@@ -181,160 +148,101 @@ const op: fc.Arbitrary<Op> = fc.oneof(
       pgy: fc.constantFrom("1", "2", ""),
     }),
   },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant("reset" as const), user: otherIx }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant("deleteUser" as const), user: otherIx }) },
+  { weight: 1, arbitrary: draw.reset },
+  { weight: 1, arbitrary: draw.deleteUser },
 );
 
-let run = 0;
 /** Exam answers of one run get distinct milliseconds: the old log's order among equal ones was the database's. */
 let examTick = 0;
 
 async function play(db: Db, ops: readonly Op[]) {
-  run += 1;
-  const ids: (string | null)[] = [];
-  for (let i = 0; i < USERS; i++) {
-    const [u] = await db
-      .insert(users)
-      .values({
-        username: `rollup${run}_${i}_${Math.random().toString(36).slice(2, 7)}`,
-        email: `rollup${run}_${i}_${Math.random().toString(36).slice(2, 7)}@example.test`,
-        passwordHash: "x",
-        pgyLevel: i % 2 === 0 ? "1" : "2",
-        shareUsageData: i !== 1,
-      })
-      .returning({ id: users.id });
-    ids.push(u!.id);
-  }
-  const qs: (string | null)[] = [];
-  for (let i = 0; i < QUESTIONS; i++)
-    qs.push((await addQuestion(db, ids[0]!, { isPublic: true })).id);
-  const logged: number[] = [];
-  for (const o of ops) {
-    const user = "user" in o ? ids[o.user] : null;
-    if ("user" in o && !user) continue;
-    switch (o.kind) {
-      case "answers": {
-        const rows = o.items
-          .filter((a) => qs[a.q])
-          .map((a) => ({
+  const history = await RandomHistory.start(db, {
+    prefix: "rollup",
+    users: USERS,
+    questions: QUESTIONS,
+    profile: (i) => ({ pgyLevel: i % 2 === 0 ? "1" : "2", shareUsageData: i !== 1 }),
+  });
+  const qs = history.questions;
+  await history.play<AnswerItem, ExamFields, OwnOp>(ops, {
+    review: (a) => ({
+      category: a.category,
+      isCorrect: a.correct,
+      selected: ["B"],
+      timeSpentMs: 1000 + a.q,
+      reviewedAt: new Date(a.at),
+    }),
+    // No account is deleted once every question is (user 0, their owner, is never deleted).
+    skip: (o) => o.kind === "deleteUser" && !qs.some(Boolean),
+    own: async (o, user) => {
+      switch (o.kind) {
+        case "exam": {
+          const answers = o.answers.filter((a) => qs[a.q]);
+          const examId = await startExam(db, {
             userId: user!,
-            questionId: qs[a.q]!,
-            category: a.category,
-            isCorrect: a.correct,
-            selected: ["B"],
-            timeSpentMs: 1000 + a.q,
-            reviewedAt: new Date(a.at),
-          }));
-        if (rows.length === 0) break;
-        if (o.oneStatement) {
-          const out = await db.insert(reviews).values(rows).returning({ id: reviews.id });
-          logged.push(...out.map((r) => r.id));
-        } else {
-          for (const row of rows) {
-            const [r] = await db.insert(reviews).values(row).returning({ id: reviews.id });
-            logged.push(r!.id);
-          }
-        }
-        break;
-      }
-      case "exam": {
-        const answers = o.answers.filter((a) => qs[a.q]);
-        const [exam] = await db
-          .insert(exams)
-          .values({
-            userId: user!,
-            mode: "timed",
-            requestedSize: answers.length,
-            questionCount: answers.length,
-            part: "1",
-            pool: "all",
-            secondsPerQuestion: 60,
-            seed: 1,
+            count: answers.length,
             startedAt: new Date(BASE),
-          })
-          .returning({ id: exams.id });
-        for (const a of answers) {
-          examTick += 1;
-          await db.insert(examAnswers).values({
-            examId: exam!.id,
-            questionId: qs[a.q]!,
-            userId: user!,
-            selected: a.chosen ? ["A"] : [],
-            isCorrect: a.correct,
-            category: a.category,
-            timeSpentMs: 2000,
-            answeredAt: a.timed ? new Date(a.at + (examTick % 997)) : null,
           });
-        }
-        if (o.lapse && answers[0]) {
-          const [r] = await db
-            .insert(reviews)
-            .values({
+          for (const a of answers) {
+            examTick += 1;
+            await db.insert(examAnswers).values({
+              examId,
+              questionId: qs[a.q]!,
               userId: user!,
-              questionId: qs[answers[0].q]!,
-              category: answers[0].category,
-              isCorrect: false,
-              reviewedAt: new Date(answers[0].at),
-              examId: exam!.id,
-            })
-            .returning({ id: reviews.id });
-          logged.push(r!.id);
+              selected: a.chosen ? ["A"] : [],
+              isCorrect: a.correct,
+              category: a.category,
+              timeSpentMs: 2000,
+              answeredAt: a.timed ? new Date(a.at + (examTick % 997)) : null,
+            });
+          }
+          if (o.lapse && answers[0]) {
+            await history.writeReviews([
+              {
+                userId: user!,
+                questionId: qs[answers[0].q]!,
+                category: answers[0].category,
+                isCorrect: false,
+                reviewedAt: new Date(answers[0].at),
+                examId,
+              },
+            ]);
+          }
+          if (o.status !== "in_progress") {
+            await db.update(exams).set({ status: o.status }).where(eq(exams.id, examId));
+          }
+          // Deleting the exam takes its answers away and turns its lapse records into study reviews.
+          if (o.remove) await db.delete(exams).where(eq(exams.id, examId));
+          break;
         }
-        if (o.status !== "in_progress") {
-          await db.update(exams).set({ status: o.status }).where(eq(exams.id, exam!.id));
+        case "session":
+          await db.insert(studySessions).values({ userId: user!, startedAt: new Date(o.at) });
+          break;
+        case "updateReview":
+          await history.updateReview(o.pick, {
+            isCorrect: o.correct,
+            reviewedAt: new Date(o.at),
+            category: o.category,
+          });
+          break;
+        case "deleteSession": {
+          const [s] = await db
+            .select({ id: studySessions.id })
+            .from(studySessions)
+            .where(eq(studySessions.userId, user!))
+            .limit(1);
+          if (s) await db.delete(studySessions).where(eq(studySessions.id, s.id));
+          break;
         }
-        // Deleting the exam takes its answers away and turns its lapse records into study reviews.
-        if (o.remove) await db.delete(exams).where(eq(exams.id, exam!.id));
-        break;
-      }
-      case "session":
-        await db.insert(studySessions).values({ userId: user!, startedAt: new Date(o.at) });
-        break;
-      case "deleteReview":
-        if (logged.length > 0) {
-          await db.delete(reviews).where(eq(reviews.id, logged[o.pick % logged.length]!));
-        }
-        break;
-      case "updateReview":
-        if (logged.length > 0) {
+        case "profile":
           await db
-            .update(reviews)
-            .set({ isCorrect: o.correct, reviewedAt: new Date(o.at), category: o.category })
-            .where(eq(reviews.id, logged[o.pick % logged.length]!));
-        }
-        break;
-      case "deleteSession": {
-        const [s] = await db
-          .select({ id: studySessions.id })
-          .from(studySessions)
-          .where(eq(studySessions.userId, user!))
-          .limit(1);
-        if (s) await db.delete(studySessions).where(eq(studySessions.id, s.id));
-        break;
+            .update(users)
+            .set({ shareUsageData: o.share, pgyLevel: o.pgy })
+            .where(eq(users.id, user!));
+          break;
       }
-      case "deleteQuestion":
-        if (qs[o.q]) await db.delete(questions).where(eq(questions.id, qs[o.q]!));
-        qs[o.q] = null;
-        break;
-      case "profile":
-        await db
-          .update(users)
-          .set({ shareUsageData: o.share, pgyLevel: o.pgy })
-          .where(eq(users.id, user!));
-        break;
-      case "reset":
-        await resetStudyProgress(db, user!);
-        break;
-      case "deleteUser":
-        if (qs.some(Boolean) && o.user !== 0) {
-          // The questions belong to user 0, who stays.
-          await deleteAccount(db, user!, { origin: SERVER_ORIGIN, at: new Date() });
-          ids[o.user] = null;
-        }
-        break;
-    }
-  }
-  return ids;
+    },
+  });
+  return history.users;
 }
 
 describe("kept figures against the whole-log computation (decision 220)", () => {

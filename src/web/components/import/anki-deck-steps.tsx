@@ -23,7 +23,7 @@ import type { Part } from "@/core/import/types";
 import { TagCategories } from "./anki-tag-categories";
 import { DuplicateDetection, type CommitInput, type CommitSummary } from "./duplicate-detection";
 import { PartYearFields } from "./question-fields";
-import { RowNoteList } from "./review-step";
+import { RowNoteList, StatGrid } from "./review-step";
 
 /**
  * The Anki tab's steps after a deck is read (its review, then the duplicate check), a chunk of their
@@ -134,14 +134,7 @@ export function DeckReview({
         </CardDescription>
       </CardHeader>
       <CardContent className="grid gap-4">
-        <dl className="grid grid-cols-2 gap-3 sm:grid-cols-4" aria-label="Deck contents">
-          {stats.map(([label, value]) => (
-            <div key={label} className="rounded-md bg-muted/60 p-3 text-center">
-              <dt className="text-sm text-muted-foreground">{label}</dt>
-              <dd className="text-2xl font-semibold">{value}</dd>
-            </div>
-          ))}
-        </dl>
+        <StatGrid label="Deck contents" stats={stats} columns={4} />
         <PartYearFields
           idPrefix="anki"
           part={part}

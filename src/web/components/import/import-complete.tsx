@@ -6,7 +6,7 @@ import { Button } from "@/web/components/ui/button";
 import { Card, CardContent, CardFooter, CardHeader, CardTitle } from "@/web/components/ui/card";
 import type { CommitSummary } from "./duplicate-detection";
 import { StepIndicator } from "./step-indicator";
-import { RowNoteList } from "./review-step";
+import { RowNoteList, StatGrid } from "./review-step";
 
 interface ImportCompleteProps {
   summary: CommitSummary;
@@ -46,14 +46,7 @@ export function ImportComplete({
           </CardTitle>
         </CardHeader>
         <CardContent className="grid gap-4">
-          <dl className="grid grid-cols-2 gap-3 sm:grid-cols-5" aria-label="Import results">
-            {stats.map(([label, value]) => (
-              <div key={label} className="rounded-md bg-muted/60 p-3 text-center">
-                <dt className="text-sm text-muted-foreground">{label}</dt>
-                <dd className="text-2xl font-semibold">{value}</dd>
-              </div>
-            ))}
-          </dl>
+          <StatGrid label="Import results" stats={stats} columns={5} />
           {summary.skipped > 0 && (
             <p className="text-sm text-muted-foreground">
               {summary.skipped} {summary.skipped === 1 ? "question was" : "questions were"} skipped.
