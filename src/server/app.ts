@@ -146,6 +146,16 @@ function isApiPath(url: string): boolean {
   return url === "/api" || url.startsWith("/api/") || url.startsWith("/trpc/") || url === "/trpc";
 }
 
+/**
+ * The `Server-Timing` value of an API answer: `app;dur=<ms>`, from the app's first own hook (the
+ * request's headers parsed and routed, its cookies read) to the answer being ready to write (onSend:
+ * the body built, a tRPC batch's procedures all answered), to 0.1 ms (docs/decisions/424). Not in
+ * it: the time the request waited to be read, and the writing of the body.
+ */
+export function serverTiming(elapsedMs: number): string {
+  return `app;dur=${elapsedMs.toFixed(1)}`;
+}
+
 /** Files at the root of the web build that a browser must ask for again every time. */
 const ALWAYS_REVALIDATED: ReadonlySet<string> = new Set([
   "index.html",
@@ -202,6 +212,10 @@ declare module "fastify" {
   interface FastifyInstance {
     routeTable: RouteEntry[];
   }
+  interface FastifyRequest {
+    /** performance.now() at the app's first own hook: the start of the request's Server-Timing. */
+    arrivedAt: number;
+  }
 }
 
 export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> {
@@ -238,7 +252,10 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     referrerPolicy: { policy: "strict-origin-when-cross-origin" },
     crossOriginEmbedderPolicy: false,
   });
+  app.decorateRequest("arrivedAt", 0);
   app.addHook("onRequest", (req, reply, done) => {
+    // Where the request's Server-Timing starts: the app's first own hook (the cookie parse is before).
+    req.arrivedAt = performance.now();
     securityHeaders(req.raw, reply.raw, (err?: unknown) => done(err as Error | undefined));
   });
   app.addHook("onSend", async (req, reply) => {
@@ -247,8 +264,14 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     }
     // API answers depend on the session: no browser or shared cache may keep one (issue 24). An image
     // that was served sets its own private, immutable caching (rest/media.ts); its refusals do not.
+    if (!isApiPath(req.url)) return;
     const servedImage = req.url.startsWith("/api/media/") && reply.statusCode < 400;
-    if (isApiPath(req.url) && !servedImage) reply.header("Cache-Control", "no-store");
+    if (!servedImage) reply.header("Cache-Control", "no-store");
+    // The server's own time for the answer, for dev tools and the benches (docs/decisions/424); not
+    // for an answer given before the hook that stamps the request ran.
+    if (req.arrivedAt > 0) {
+      reply.header("Server-Timing", serverTiming(performance.now() - req.arrivedAt));
+    }
   });
   if (allowedOrigins.length > 0) {
     await app.register(cors, {
