@@ -33,7 +33,10 @@ const { values: args } = parseArgs({
   },
 });
 
-type Compute = (db: Db, opts: { userId: string; now: Date; limit: number; user: DailyUser }) => Promise<DuePage>;
+type Compute = (
+  db: Db,
+  opts: { userId: string; now: Date; limit: number; user: DailyUser },
+) => Promise<DuePage>;
 
 async function main() {
   if (!args.url && !args.dir) throw new Error("--url or --dir");
@@ -61,7 +64,10 @@ async function main() {
     const cpu = new Map<string, number[]>(variants.map((v) => [v.name, []]));
     let backend: number | undefined;
     if (handle.kind === "postgres") {
-      const [row] = await queryRows<{ pid: number }>(handle.db, sql`select pg_backend_pid() as pid`);
+      const [row] = await queryRows<{ pid: number }>(
+        handle.db,
+        sql`select pg_backend_pid() as pid`,
+      );
       backend = row!.pid;
     }
     const cpuMs = () => {
@@ -75,7 +81,10 @@ async function main() {
     const pages = new Map<string, string>();
     let mismatches = 0;
     console.log(
-      `${handle.kind}, ${users.length} users, limit ${limit}; load ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}`,
+      `${handle.kind}, ${users.length} users, limit ${limit}; load ${os
+        .loadavg()
+        .map((l) => l.toFixed(2))
+        .join(" ")}`,
     );
     // A first pass of each prepares the statements and warms the caches.
     for (let round = 0; round <= Number(args.rounds); round++) {
@@ -85,7 +94,12 @@ async function main() {
         const c0 = cpuMs();
         for (const user of users) {
           const page = await v.compute(handle.db, { userId: user.id, now, limit, user });
-          const text = JSON.stringify([page.total, page.reviewCount, page.newCount, page.questions]);
+          const text = JSON.stringify([
+            page.total,
+            page.reviewCount,
+            page.newCount,
+            page.questions,
+          ]);
           const seen = pages.get(user.id);
           if (seen === undefined) pages.set(user.id, text);
           else if (seen !== text) mismatches++;
@@ -107,7 +121,12 @@ async function main() {
         `${name.padEnd(24)} ms per page: mean ${mean.toFixed(3)}, median ${sorted[Math.floor(t.length / 2)]!.toFixed(3)}, min ${sorted[0]!.toFixed(3)} (${t.map((x) => x.toFixed(3)).join(" ")})`,
       );
     }
-    console.log(`pages that differed: ${mismatches}; load ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}`);
+    console.log(
+      `pages that differed: ${mismatches}; load ${os
+        .loadavg()
+        .map((l) => l.toFixed(2))
+        .join(" ")}`,
+    );
     if (mismatches > 0) process.exitCode = 1;
   } finally {
     await handle.close();
