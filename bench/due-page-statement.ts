@@ -8,9 +8,18 @@
  *   npx tsx bench/due-page-statement.ts [--url postgres://…/prite_loop_run_50000 | --dir $TMPDIR/prite-loop-run-50000]
  *        [--users 200] [--rounds 6] [--limit 1] [--before src/server/features/study/due-page.before.ts]
  *
+ * The copy of another commit, left untracked beside the service so its imports resolve:
+ *
+ *   git show <commit>:src/server/features/study/due-page.service.ts \
+ *     | sed 's/"due_page_day_category" : "due_page_day"/"due_page_before_day_category" : "due_page_before_day"/' \
+ *     > src/server/features/study/due-page.before.ts
+ *
  * The database is the study loop bench's (bench/study-loop-bench.ts): use a copy of its template, not
  * the template itself (a data folder is locked while open; a template database cannot be copied while
- * a connection is open on it).
+ * a connection is open on it), e.g. `createdb -T prite_loop_tpl_50000 prite_due_copy`, or `cp -r` of the
+ * folder without its `.lock`. A copy made before a migration lacks it (the product server applies
+ * migrations; this script does not). Wall times on a shared machine follow its load: the CPU columns
+ * (the backend's on PostgreSQL, this process's on PGlite) are steadier.
  */
 import fs from "node:fs";
 import os from "node:os";
