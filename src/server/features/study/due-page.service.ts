@@ -189,7 +189,10 @@ function dayCtesSql(db: Db, withCategory: boolean) {
         sql`${studyStates.introducedAt} >= ${ph.dayStart}::timestamptz`,
       ),
     );
-  // Without a category, an index-only scan of questions_creator_keyed_idx (its INCLUDE columns).
+  // Without a category, an index-only scan of questions_creator_keyed_idx (its INCLUDE columns). The
+  // public pick is the 20 newest at most, its cap written as a constant (not a parameter): with the
+  // page's limits unknown to a generic plan, the planner otherwise counted a tenth of the public bank
+  // (issue 20 item 6, bench/RESULTS.md).
   return sql`own_new as materialized (
         select ${questions.id} as id, ${questions.createdAt} as created_at, ${handToday} as hand
           from ${questions} where ${where.ownNew}
