@@ -120,7 +120,9 @@ export const questions = pgTable(
       .on(t.category, t.createdAt.desc(), t.id.desc())
       .where(sql`${t.isPublic}`),
     // The due page counts the own and the public questions never studied with every page: from these,
-    // without reading a row (the study pool's answer-key rule is their predicate, decision 021).
+    // without reading a row (the study pool's answer-key rule is their predicate, decision 021). The
+    // own ones' index also holds created_at and by_hand (INCLUDE, which drizzle-kit cannot write:
+    // drizzle/0040, decision 428), so the split by hand-written today reads no row either.
     index("questions_creator_keyed_idx").on(t.creatorId, t.id).where(hasAnswerKey(t)),
     index("questions_public_keyed_idx")
       .on(t.id, t.creatorId)

@@ -159,12 +159,14 @@ export interface DuePage {
 const handToday = sql`(${questions.byHand} and ${questions.createdAt} >= ${ph.dayStart}::timestamptz)`;
 
 /**
- * The day's list sizes (issue 34, decision 370) as one CTE body: reviews due (R), the user's own new
- * questions written by hand today (hand) and older (own_older), the public pick (public_new, at most
- * 20), the questions introduced today, and from them what the day takes of each kind
+ * The day's list sizes (issue 34, decision 370) as CTEs, and the two pools they count, each read once
+ * and kept for the page (decision 428): own_new (the user's own new questions: id, created_at, and
+ * whether written by hand today), shared_new (the public pick, at most 20), and sizes: reviews due
+ * (reviewed), own new questions written by hand today (hand) and older (own_older), the public pick
+ * (public_new), the questions introduced today, and from them what the day takes of each kind
  * (`takeNew` in src/core/srs/daily.ts): take_own, take_public, and the new total.
  */
-function daySizesSql(db: Db, withCategory: boolean) {
+function dayCtesSql(db: Db, withCategory: boolean) {
   const where = poolSegments(db, withCategory);
   // An index-only count of study_states, unless a category needs the question.
   const reviewed = withCategory
@@ -177,15 +179,6 @@ function daySizesSql(db: Db, withCategory: boolean) {
         .select({ n: sql<number>`count(*)::int` })
         .from(studyStates)
         .where(where.reviewed);
-  const own = db
-    .select({
-      hand: sql<number>`(count(*) filter (where ${handToday}))::int`.as("hand"),
-      older: sql<number>`(count(*) filter (where not ${handToday}))::int`.as("older"),
-    })
-    .from(questions)
-    .where(where.ownNew);
-  // Counting stops at the cap: the newest 20 are all that can ever be in the list.
-  const publicNew = sql`select count(*)::int from ${sharedNewIds(where)} as public_new`;
   // A range of the user's rows in study_states_introduced_idx.
   const introduced = db
     .select({ n: sql<number>`count(*)::int` })
@@ -196,17 +189,28 @@ function daySizesSql(db: Db, withCategory: boolean) {
         sql`${studyStates.introducedAt} >= ${ph.dayStart}::timestamptz`,
       ),
     );
-  return sql`with counted as materialized (
-        select (${reviewed}) as reviewed, own.hand, own.older as own_older,
-               (${publicNew}) as public_new,
-               greatest(0, ${ph.newLimit}::int - (${introduced})) as slots
-          from (${own}) as own
-      ), taken as materialized (
-        select counted.*, least(own_older, greatest(0, slots - hand)) as take_own from counted
-      )
-      select taken.*, least(public_new, greatest(0, slots - hand - take_own)) as take_public,
-             hand + take_own + least(public_new, greatest(0, slots - hand - take_own)) as fresh
-        from taken`;
+  // Without a category, an index-only scan of questions_creator_keyed_idx (its INCLUDE columns). The
+  // public pick is the 20 newest at most, its cap written as a constant (not a parameter): with the
+  // page's limits unknown to a generic plan, the planner otherwise counted a tenth of the public bank
+  // (issue 20 item 6, bench/RESULTS.md).
+  return sql`own_new as materialized (
+        select ${questions.id} as id, ${questions.createdAt} as created_at, ${handToday} as hand
+          from ${questions} where ${where.ownNew}
+      ), shared_new as materialized ${sharedNewIds(where)},
+      sizes as materialized (
+        with counted as materialized (
+          select (${reviewed}) as reviewed, own.hand, own.older as own_older,
+                 (select count(*)::int from shared_new) as public_new,
+                 greatest(0, ${ph.newLimit}::int - (${introduced})) as slots
+            from (select (count(*) filter (where hand))::int as hand,
+                         (count(*) filter (where not hand))::int as older from own_new) as own
+        ), taken as materialized (
+          select counted.*, least(own_older, greatest(0, slots - hand)) as take_own from counted
+        )
+        select taken.*, least(public_new, greatest(0, slots - hand - take_own)) as take_public,
+               hand + take_own + least(public_new, greatest(0, slots - hand - take_own)) as fresh
+          from taken
+      )`;
 }
 
 export interface DuePage {
@@ -233,7 +237,6 @@ function duePageQuery(db: Db, withCategory: boolean) {
     const reach = sql`(${ph.offset}::int + ${ph.limit}::int)`;
     // The order of study_states_due_order_idx: the reviews come off the index.
     const dueOrder = sql`${studyStates.dueAt} asc nulls first, ${studyStates.questionId}`;
-    const oldestFirst = sql`${questions.createdAt} asc, ${questions.id} asc`;
     const reviewedRows = d
       .select({
         kind: sql`0`.as("kind"),
@@ -249,25 +252,14 @@ function duePageQuery(db: Db, withCategory: boolean) {
     )
       .where(where.reviewed)
       .orderBy(dueOrder);
-    const own = (today: boolean) =>
-      d
-        .select({
-          kind: sql`1`.as("kind"),
-          position: sql`row_number() over (order by ${oldestFirst})`.as("position"),
-          id: sql`${questions.id}`.as("id"),
-        })
-        .from(questions)
-        .where(and(where.ownNew, today ? handToday : sql`not ${handToday}`))
-        .orderBy(sql`${questions.createdAt} asc`, sql`${questions.id} asc`);
-    const publicPick = sql`select 1 as kind,
-        row_number() over (order by s.created_at desc nulls last, s.id desc nulls last) as position,
-        s.id as id
-      from ${sharedNewIds(where)} as s`;
+    // The own new questions and the public pick come from the CTEs the sizes counted (decision 428).
+    const oldestFirst = sql`o.created_at asc, o.id asc`;
+    const own = (today: boolean) => sql`select 1 as kind,
+        row_number() over (order by ${oldestFirst}) as position, o.id as id
+      from own_new as o where ${today ? sql`o.hand` : sql`not o.hand`} order by ${oldestFirst}`;
+    const newestFirstPick = sql`s.created_at desc nulls last, s.id desc nulls last`;
     const size = (column: string) => sql`(select ${sql.raw(column)} from sizes)`;
-    // The public pick is the 20 newest at most, written as a constant (not a parameter): with the
-    // page's limits unknown to a generic plan, the planner otherwise counted a tenth of the public bank
-    // (issue 20 item 6, bench/RESULTS.md).
-    const page = sql`with sizes as materialized (${daySizesSql(d, withCategory)}),
+    const page = sql`with ${dayCtesSql(d, withCategory)},
       picked as materialized (
         select p.id, p.kind,
                case when p.kind = 0 then p.position::float8 / (${size("reviewed")} + 1)
@@ -280,9 +272,9 @@ function duePageQuery(db: Db, withCategory: boolean) {
             (select o.kind, o.position + ${size("hand")}, o.id from (${own(false)}) as o
               order by o.position limit least(${size("take_own")}, ${reach}))
             union all
-            (select n.kind, n.position + ${size("hand")} + ${size("take_own")}, n.id
-               from (${publicPick} limit ${sql.raw(String(PUBLIC_NEW_IN_DUE_LIMIT))}) as n
-              order by n.position limit least(${size("take_public")}, ${reach}))
+            (select 1, row_number() over (order by ${newestFirstPick}) + ${size("hand")} + ${size("take_own")}, s.id
+               from shared_new as s
+              order by ${newestFirstPick} limit least(${size("take_public")}, ${reach}))
           ) as p
          order by key, kind
          limit ${ph.limit}::int offset ${ph.offset}::int
@@ -324,7 +316,7 @@ function countDueQuery(db: Db, withCategory: boolean) {
         publicNew: sql<number>`day.public_new`,
         fresh: sql<number>`day.fresh`,
       })
-      .from(sql`(${daySizesSql(d, withCategory)}) as day`)
+      .from(sql`(with ${dayCtesSql(d, withCategory)} select * from sizes) as day`)
       .prepare(name),
   );
 }
