@@ -83,7 +83,7 @@ describe("TextSearchPool", () => {
           expect(answers[1]).toEqual(index.searchMany(probes, "2", MIN_FLAGGED_TEXT_SIMILARITY));
         },
       ),
-      { numRuns: 15 },
+      { numRuns: 10 },
     );
   });
 
