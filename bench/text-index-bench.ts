@@ -25,6 +25,7 @@ import {
   VIGNETTE_WORDS,
   type GenerateOptions,
 } from "../src/server/features/imports/synthetic-bank";
+import { busiestThreads, threadCpu } from "./thread-cpu";
 import { TextSearchPool } from "../src/server/features/imports/text-search-pool";
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
@@ -81,13 +82,19 @@ async function main() {
   const load = os.loadavg()[0]!.toFixed(1);
   let wall = performance.now();
   let cpu0 = cpu();
+  const buffers0 = process.memoryUsage().arrayBuffers;
   const texts = existing.map((q) => q.text);
   const groups = existing.map((q) => q.part ?? "");
   const local = new BigramTextIndex(texts, groups);
   const index = new TextSearchPool(local, { texts, groups }, { threads: THREADS });
-  const build = { wall: (performance.now() - wall) / 1000, cpu: cpu() - cpu0 };
+  const build = {
+    wall: (performance.now() - wall) / 1000,
+    cpu: cpu() - cpu0,
+    mb: (process.memoryUsage().arrayBuffers - buffers0) / 2 ** 20,
+  };
   wall = performance.now();
   cpu0 = cpu();
+  const threads0 = threadCpu();
   let checksum = 0;
   let found = 0;
   for (let start = 0; start < incoming.length; start += BATCH) {
@@ -110,9 +117,15 @@ async function main() {
     }
   }
   const search = { wall: (performance.now() - wall) / 1000, cpu: cpu() - cpu0 };
+  const busiest = busiestThreads(threads0, threadCpu());
   index.close();
   console.log(
-    `${THREADS >= 2 ? `${THREADS} workers` : "in-thread"}: ${ROWS} probes against ${EXISTING}: build ${build.wall.toFixed(2)} s (CPU ${build.cpu.toFixed(2)} s), search ${search.wall.toFixed(2)} s (CPU ${search.cpu.toFixed(2)} s); ${found} found, checksum ${checksum}; load ${load} → ${os.loadavg()[0]!.toFixed(1)}`,
+    `${THREADS >= 2 ? `${THREADS} workers` : "in-thread"}: ${ROWS} probes against ${EXISTING}: build ${build.wall.toFixed(2)} s (CPU ${build.cpu.toFixed(2)} s, ${build.mb.toFixed(0)} MB of typed arrays), search ${search.wall.toFixed(2)} s (CPU ${search.cpu.toFixed(2)} s, busiest threads ${busiest
+      .slice(0, 3)
+      .map((x) => x.toFixed(2))
+      .join(
+        ", ",
+      )} s); ${found} found, checksum ${checksum}; load ${load} → ${os.loadavg()[0]!.toFixed(1)}`,
   );
 }
 

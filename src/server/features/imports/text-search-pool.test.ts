@@ -87,6 +87,18 @@ describe("TextSearchPool", () => {
     );
   });
 
+  it("answers the searches under way when it is closed, its workers still building", async () => {
+    const texts = realTexts().slice(0, 2_000);
+    const groups = texts.map(() => "1");
+    const index = new BigramTextIndex(texts, groups);
+    const closing = pool(index, texts, groups, 2);
+    const probes = texts.slice(0, 600);
+    const answer = closing.searchMany(probes, "1", MIN_FLAGGED_TEXT_SIMILARITY);
+    closing.close();
+    expect(await answer).toEqual(index.searchMany(probes, "1", MIN_FLAGGED_TEXT_SIMILARITY));
+    expect(closing.answeredByWorkers).toBe(0);
+  });
+
   it("answers in this thread when its worker cannot start, and for small calls", async () => {
     const texts = ["the heart and the lungs", "the heart and the lung", "kidney stones"];
     const groups = ["1", "1", "1"];

@@ -84,6 +84,8 @@ export class TextSearchPool {
   private readonly workerUrl: URL | undefined;
   private workers: PoolWorker[] = [];
   private starting: Promise<boolean> | null = null;
+  /** Settles `starting` while the workers build their indexes. */
+  private settleStart: ((ok: boolean) => void) | null = null;
   private failed = false;
   private closed = false;
   private readonly queue: Chunk[] = [];
@@ -148,6 +150,9 @@ export class TextSearchPool {
     const workers = this.workers;
     this.workers = [];
     this.starting = null;
+    // Searches waiting for the workers to build are answered here.
+    this.settleStart?.(false);
+    this.settleStart = null;
     for (const w of workers) {
       // A chunk a worker still held is answered here.
       if (w.busy) this.runLocally(w.busy);
@@ -167,14 +172,21 @@ export class TextSearchPool {
     if (this.idleTimer) clearTimeout(this.idleTimer);
     this.idleTimer = null;
     if (this.starting) return this.starting;
-    const source = workerSource(this.workerUrl);
+    let source: ReturnType<typeof workerSource>;
+    try {
+      source = workerSource(this.workerUrl);
+    } catch {
+      // From the source without tsx installed: searched in this thread.
+      this.failed = true;
+      return Promise.resolve(false);
+    }
     this.starting = new Promise<boolean>((resolve) => {
+      this.settleStart = resolve;
       let ready = 0;
       const fail = () => {
         if (this.failed) return;
         this.failed = true;
         this.stop();
-        resolve(false);
       };
       for (let t = 0; t < this.threads; t++) {
         let worker: Worker;
@@ -187,9 +199,14 @@ export class TextSearchPool {
         const entry: PoolWorker = { worker, busy: null };
         this.workers.push(entry);
         worker.on("message", (reply: SearchReply) => {
+          // A worker already let go: its chunk was answered here.
+          if (!this.workers.includes(entry)) return;
           if (reply.id === -1) {
             worker.unref();
-            if (++ready === this.threads) resolve(true);
+            if (++ready === this.threads) {
+              this.settleStart = null;
+              resolve(true);
+            }
             return;
           }
           const chunk = entry.busy;
