@@ -25,29 +25,19 @@ import { parseArgs } from "node:util";
 import { and, count, eq, gte, sql } from "drizzle-orm";
 import postgres from "postgres";
 import * as XLSX from "xlsx";
-import { parseCsv } from "../src/core/import/csv";
 import type { TBulkQuestionItem } from "../src/core/schemas";
 import { createDb, type Db, type DbHandle } from "../src/server/db/client";
 import { runMigrations } from "../src/server/db/migrate";
 import { questions, users, type UserRow } from "../src/server/db/schema";
-import {
-  bankRow,
-  createRng,
-  generateQuestion,
-  markovModel,
-  nearDuplicate,
-  vocabularyModel,
-  VIGNETTE_WORDS,
-  type GenerateOptions,
-} from "../src/server/features/imports/synthetic-bank";
+import { bankRow } from "../src/server/features/imports/synthetic-bank";
 import { createContextInner } from "../src/server/trpc/context";
 import { createCaller } from "../src/server/trpc/router";
 import { runImport, type Progress } from "../cli/commands/import";
 import { apiFromCaller } from "../cli/runtime";
+import { importBenchData } from "./import-bench-data";
 import { busiestThreads, threadCpu } from "./thread-cpu";
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
-const SEED = 20_261_122;
 const OTHER_USERS = 50;
 
 const { values: args } = parseArgs({
@@ -74,34 +64,6 @@ const dbUrl = (name: string) => {
   u.pathname = `/${name}`;
   return u.toString();
 };
-
-function generate() {
-  const file = path.join(ROOT, "fixtures/real/mir_medmcqa_style_test-en.csv");
-  let model = vocabularyModel(VIGNETTE_WORDS);
-  if (fs.existsSync(file)) {
-    const rows = parseCsv(fs.readFileSync(file, "utf8"));
-    const header = rows[0] ?? [];
-    const cols = ["question", "opa", "opb", "opc", "opd", "exp"].map((c) => header.indexOf(c));
-    model = markovModel(
-      rows.slice(1).flatMap((r) => cols.map((c) => (c >= 0 ? (r[c] ?? "") : ""))),
-    );
-  }
-  const rng = createRng(SEED);
-  const opts: GenerateOptions = {
-    model,
-    textWords: [12, 110],
-    optionWords: [1, 12],
-    years: [2024],
-    numbers: [1, 200],
-    explanationShare: 0.3,
-  };
-  const incoming = Array.from({ length: ROWS }, () => generateQuestion(rng, opts));
-  const existing: TBulkQuestionItem[] = incoming
-    .slice(0, Math.round(ROWS * 0.1))
-    .map((q) => nearDuplicate(q, rng, opts));
-  while (existing.length < EXISTING) existing.push(generateQuestion(rng, opts));
-  return { incoming, existing };
-}
 
 /** A cell of a CSV file: quoted when it holds a comma, a quote or a line break. */
 const csvCell = (value: string) =>
@@ -289,7 +251,7 @@ async function timeImport(
 }
 
 async function main() {
-  const { incoming, existing } = generate();
+  const { incoming, existing } = importBenchData(ROWS, EXISTING);
   const files = writeFiles(incoming);
   const figures: Figures[] = [];
 

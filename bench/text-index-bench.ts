@@ -9,27 +9,13 @@
  *
  *   npx tsx bench/text-index-bench.ts [--rows 50000] [--existing 50000] [--batch 1000] [--threads N]
  */
-import fs from "node:fs";
 import os from "node:os";
-import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
-import { parseCsv } from "../src/core/import/csv";
 import { BigramTextIndex, MIN_FLAGGED_TEXT_SIMILARITY } from "../src/core/similarity";
-import {
-  createRng,
-  generateQuestion,
-  markovModel,
-  nearDuplicate,
-  vocabularyModel,
-  VIGNETTE_WORDS,
-  type GenerateOptions,
-} from "../src/server/features/imports/synthetic-bank";
-import { busiestThreads, threadCpu } from "./thread-cpu";
 import { TextSearchPool } from "../src/server/features/imports/text-search-pool";
-
-const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
-const SEED = 20_261_122;
+import { importBenchData } from "./import-bench-data";
+import { busiestThreads, threadCpu } from "./thread-cpu";
 
 const { values: args } = parseArgs({
   options: {
@@ -44,41 +30,13 @@ const EXISTING = Number(args.existing);
 const BATCH = Number(args.batch);
 const THREADS = Number(args.threads);
 
-function generate() {
-  const file = path.join(ROOT, "fixtures/real/mir_medmcqa_style_test-en.csv");
-  let model = vocabularyModel(VIGNETTE_WORDS);
-  if (fs.existsSync(file)) {
-    const rows = parseCsv(fs.readFileSync(file, "utf8"));
-    const header = rows[0] ?? [];
-    const cols = ["question", "opa", "opb", "opc", "opd", "exp"].map((c) => header.indexOf(c));
-    model = markovModel(
-      rows.slice(1).flatMap((r) => cols.map((c) => (c >= 0 ? (r[c] ?? "") : ""))),
-    );
-  }
-  const rng = createRng(SEED);
-  const opts: GenerateOptions = {
-    model,
-    textWords: [12, 110],
-    optionWords: [1, 12],
-    years: [2024],
-    numbers: [1, 200],
-    explanationShare: 0.3,
-  };
-  const incoming = Array.from({ length: ROWS }, () => generateQuestion(rng, opts));
-  const existing = incoming
-    .slice(0, Math.round(ROWS * 0.1))
-    .map((q) => nearDuplicate(q, rng, opts));
-  while (existing.length < EXISTING) existing.push(generateQuestion(rng, opts));
-  return { incoming, existing };
-}
-
 const cpu = () => {
   const u = process.cpuUsage();
   return (u.user + u.system) / 1e6;
 };
 
 async function main() {
-  const { incoming, existing } = generate();
+  const { incoming, existing } = importBenchData(ROWS, EXISTING);
   const load = os.loadavg()[0]!.toFixed(1);
   let wall = performance.now();
   let cpu0 = cpu();
@@ -120,12 +78,7 @@ async function main() {
   const busiest = busiestThreads(threads0, threadCpu());
   index.close();
   console.log(
-    `${THREADS >= 2 ? `${THREADS} workers` : "in-thread"}: ${ROWS} probes against ${EXISTING}: build ${build.wall.toFixed(2)} s (CPU ${build.cpu.toFixed(2)} s, ${build.mb.toFixed(0)} MB of typed arrays), search ${search.wall.toFixed(2)} s (CPU ${search.cpu.toFixed(2)} s, busiest threads ${busiest
-      .slice(0, 3)
-      .map((x) => x.toFixed(2))
-      .join(
-        ", ",
-      )} s); ${found} found, checksum ${checksum}; load ${load} → ${os.loadavg()[0]!.toFixed(1)}`,
+    `${THREADS >= 2 ? `${THREADS} workers` : "in-thread"}: ${ROWS} probes against ${EXISTING}: build ${build.wall.toFixed(2)} s (CPU ${build.cpu.toFixed(2)} s, ${build.mb.toFixed(0)} MB of typed arrays), search ${search.wall.toFixed(2)} s (CPU ${search.cpu.toFixed(2)} s, busiest threads ${busiest} s); ${found} found, checksum ${checksum}; load ${load} → ${os.loadavg()[0]!.toFixed(1)}`,
   );
 }
 

@@ -11,7 +11,7 @@ type CheckInput = Parameters<Api["imports"]["checkDuplicates"]["mutate"]>[0];
 describe("resolveDuplicates", () => {
   it("keeps at most two batches under way, the first alone, and maps answers to their rows", async () => {
     const rows = CLI_CHECK_BATCH * 4 + 7;
-    const items = Array.from({ length: rows }, (_, i) => ({ text: `question ${i}` }));
+    const items = Array.from({ length: rows }, (_, i) => ({ text: `question ${i}`, options: {} }));
     let inFlight = 0;
     const inFlightAtAsk: number[] = [];
     const api = {
@@ -24,7 +24,7 @@ describe("resolveDuplicates", () => {
             inFlight--;
             return {
               results: questions.map((q, index) => {
-                const row = Number(q.text.split(" ")[1]);
+                const row = Number(String(q.text).split(" ")[1]);
                 return {
                   index,
                   isDuplicate: row % 3 === 0,
@@ -37,12 +37,7 @@ describe("resolveDuplicates", () => {
         },
       },
     } as unknown as Api;
-    const out = await resolveDuplicates(
-      api,
-      items as Parameters<typeof resolveDuplicates>[1],
-      "skip",
-      silentProgress,
-    );
+    const out = await resolveDuplicates(api, items, "skip", silentProgress);
     // The first batch alone (it builds the server's index), the second too, then the third asked at
     // once beside it; never more than two at a time.
     expect(inFlightAtAsk.slice(0, 3)).toEqual([0, 0, 1]);
@@ -55,7 +50,10 @@ describe("resolveDuplicates", () => {
   });
 
   it("fails with the failing batch's error and leaves no unhandled rejection", async () => {
-    const items = Array.from({ length: CLI_CHECK_BATCH * 3 }, (_, i) => ({ text: `q ${i}` }));
+    const items = Array.from({ length: CLI_CHECK_BATCH * 3 }, (_, i) => ({
+      text: `q ${i}`,
+      options: {},
+    }));
     let calls = 0;
     const api = {
       imports: {
@@ -70,13 +68,8 @@ describe("resolveDuplicates", () => {
         },
       },
     } as unknown as Api;
-    await expect(
-      resolveDuplicates(
-        api,
-        items as Parameters<typeof resolveDuplicates>[1],
-        "skip",
-        silentProgress,
-      ),
-    ).rejects.toThrow("batch 2 failed");
+    await expect(resolveDuplicates(api, items, "skip", silentProgress)).rejects.toThrow(
+      "batch 2 failed",
+    );
   });
 });
