@@ -1,7 +1,7 @@
 /**
  * The duplicate check's text search spread over worker threads (decision 422): one worker per core
- * (`os.availableParallelism()`), each with its own copy of the bank's `BigramTextIndex`, built from
- * the texts sent to it once. A large `searchMany` is cut into chunks of probes of similar length that
+ * (`os.availableParallelism()`, at most 8), each with its own copy of the bank's `BigramTextIndex`,
+ * built from the texts sent to it once. A large `searchMany` is cut into chunks of probes of similar length that
  * the workers take in turn; a small one (the web's check of a few rows), a machine of one core, or a
  * worker that cannot start or fails is answered by the index in this thread. Each probe's answer is
  * the index's own, so the results (and their order) do not depend on the number of threads.
@@ -20,11 +20,16 @@ import type { SearchReply, SearchRequest, WorkerBank } from "./text-search-proto
 export const POOL_MIN_PROBES = 256;
 /** Probes per chunk handed to a worker: one counting pass of `searchMany`. */
 const CHUNK = 64;
+/**
+ * At most this many workers, whatever the core count: each holds a copy of the index (~50 MB at
+ * 50,000 texts) and builds it (~0.8 s of CPU), and a CLI call of 1,000 rows makes only ~16 chunks.
+ */
+const MAX_THREADS = 8;
 /** Workers (and their copies of the index) are let go after this long without a search. */
 const IDLE_MS = 60_000;
 
 export interface TextSearchPoolOptions {
-  /** Worker threads; below 2 the pool never starts. Default `os.availableParallelism()`. */
+  /** Worker threads; below 2 the pool never starts. Default: one per core, at most 8. */
   threads?: number;
   /** Calls with fewer probes are answered in this thread. Default `POOL_MIN_PROBES`. */
   minProbes?: number;
@@ -103,7 +108,7 @@ export class TextSearchPool {
     options: TextSearchPoolOptions = {},
   ) {
     const given = { ...poolDefaults, ...options };
-    this.threads = given.threads ?? os.availableParallelism();
+    this.threads = given.threads ?? Math.min(MAX_THREADS, os.availableParallelism());
     this.minProbes = given.minProbes ?? POOL_MIN_PROBES;
     this.workerUrl = given.workerUrl;
   }
