@@ -6,7 +6,10 @@
  * public of 50 other users; 10% of the incoming rows have a near-duplicate stored). Goals: 10,000 rows
  * ≤ 15 s on PostgreSQL, ≤ 30 s on PGlite (--pglite); the 50,000-row CSV (--rows 50000 --csv, the most
  * one import takes) ≤ 30 s on PostgreSQL, ≤ 60 s on PGlite. The load average is recorded before and
- * after each run.
+ * after each run. Besides wall and CPU time per phase, the duplicate check's busiest threads' CPU
+ * (Linux): its search runs on a worker thread per core (decision 422), so on a loaded machine the
+ * busiest thread's CPU is the wall time the phase would take with a free core per thread (the main
+ * thread's includes the embedded database with --pglite).
  *
  *   npx tsx bench/cli-import-bench.ts [--url postgres://…] [--rows 10000] [--existing 50000] [--csv]
  *                                     [--pglite] [--no-postgres] [--fresh] [--no-record]
@@ -22,28 +25,19 @@ import { parseArgs } from "node:util";
 import { and, count, eq, gte, sql } from "drizzle-orm";
 import postgres from "postgres";
 import * as XLSX from "xlsx";
-import { parseCsv } from "../src/core/import/csv";
 import type { TBulkQuestionItem } from "../src/core/schemas";
 import { createDb, type Db, type DbHandle } from "../src/server/db/client";
 import { runMigrations } from "../src/server/db/migrate";
 import { questions, users, type UserRow } from "../src/server/db/schema";
-import {
-  bankRow,
-  createRng,
-  generateQuestion,
-  markovModel,
-  nearDuplicate,
-  vocabularyModel,
-  VIGNETTE_WORDS,
-  type GenerateOptions,
-} from "../src/server/features/imports/synthetic-bank";
+import { bankRow } from "../src/server/features/imports/synthetic-bank";
 import { createContextInner } from "../src/server/trpc/context";
 import { createCaller } from "../src/server/trpc/router";
 import { runImport, type Progress } from "../cli/commands/import";
 import { apiFromCaller } from "../cli/runtime";
+import { importBenchData } from "./import-bench-data";
+import { busiestThreads, threadCpu } from "./thread-cpu";
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
-const SEED = 20_261_122;
 const OTHER_USERS = 50;
 
 const { values: args } = parseArgs({
@@ -70,34 +64,6 @@ const dbUrl = (name: string) => {
   u.pathname = `/${name}`;
   return u.toString();
 };
-
-function generate() {
-  const file = path.join(ROOT, "fixtures/real/mir_medmcqa_style_test-en.csv");
-  let model = vocabularyModel(VIGNETTE_WORDS);
-  if (fs.existsSync(file)) {
-    const rows = parseCsv(fs.readFileSync(file, "utf8"));
-    const header = rows[0] ?? [];
-    const cols = ["question", "opa", "opb", "opc", "opd", "exp"].map((c) => header.indexOf(c));
-    model = markovModel(
-      rows.slice(1).flatMap((r) => cols.map((c) => (c >= 0 ? (r[c] ?? "") : ""))),
-    );
-  }
-  const rng = createRng(SEED);
-  const opts: GenerateOptions = {
-    model,
-    textWords: [12, 110],
-    optionWords: [1, 12],
-    years: [2024],
-    numbers: [1, 200],
-    explanationShare: 0.3,
-  };
-  const incoming = Array.from({ length: ROWS }, () => generateQuestion(rng, opts));
-  const existing: TBulkQuestionItem[] = incoming
-    .slice(0, Math.round(ROWS * 0.1))
-    .map((q) => nearDuplicate(q, rng, opts));
-  while (existing.length < EXISTING) existing.push(generateQuestion(rng, opts));
-  return { incoming, existing };
-}
 
 /** A cell of a CSV file: quoted when it holds a comma, a quote or a line break. */
 const csvCell = (value: string) =>
@@ -224,6 +190,8 @@ async function timeImport(
   const marks: Record<string, number> = {};
   /** This process's CPU time (user + system, s) at each mark: the figure a loaded machine distorts least. */
   const cpuMarks: Record<string, number> = {};
+  /** Each thread's CPU at each mark: the duplicate check's search runs on worker threads (decision 422). */
+  const threadMarks: Record<string, Map<string, number>> = {};
   const cpuNow = () => {
     const u = process.cpuUsage();
     return (u.user + u.system) / 1e6;
@@ -235,6 +203,7 @@ async function timeImport(
       if (!(label in marks)) {
         marks[label] = performance.now();
         cpuMarks[label] = cpuNow();
+        threadMarks[label] = threadCpu();
       }
       process.stderr.write(`\r${engine}: ${label} ${done}/${total}   `);
     },
@@ -262,11 +231,15 @@ async function timeImport(
     const cpuCheck = cpuMarks["Checking for duplicates"] ?? cpuStarted;
     const cpuSave = cpuMarks["Saving"] ?? cpuEnd;
     const cpu = (a: number, b: number) => (b - a).toFixed(1);
+    const checkThreads = busiestThreads(
+      threadMarks["Checking for duplicates"] ?? new Map(),
+      threadMarks["Saving"] ?? threadCpu(),
+    );
     return {
       engine,
       load: `${loadBefore} → ${os.loadavg()[0]!.toFixed(1)}`,
       seconds: (end - started) / 1000,
-      phases: `read and parse ${((check - started) / 1000).toFixed(1)} s, duplicate check ${((save - check) / 1000).toFixed(1)} s, commit ${((end - save) / 1000).toFixed(1)} s (this process's CPU: ${cpu(cpuStarted, cpuCheck)} s, ${cpu(cpuCheck, cpuSave)} s, ${cpu(cpuSave, cpuEnd)} s)`,
+      phases: `read and parse ${((check - started) / 1000).toFixed(1)} s, duplicate check ${((save - check) / 1000).toFixed(1)} s, commit ${((end - save) / 1000).toFixed(1)} s (this process's CPU: ${cpu(cpuStarted, cpuCheck)} s, ${cpu(cpuCheck, cpuSave)} s, ${cpu(cpuSave, cpuEnd)} s; the duplicate check's busiest threads: ${checkThreads} s)`,
       summary: `total ${summary.total}, duplicates ${summary.duplicates}, imported ${summary.imported}, skipped ${summary.skipped}, errors ${summary.errors.length}`,
       seeded,
     };
@@ -278,7 +251,7 @@ async function timeImport(
 }
 
 async function main() {
-  const { incoming, existing } = generate();
+  const { incoming, existing } = importBenchData(ROWS, EXISTING);
   const files = writeFiles(incoming);
   const figures: Figures[] = [];
 

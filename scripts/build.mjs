@@ -61,16 +61,29 @@ export async function buildAll({ webToo = true, quiet = false } = {}) {
     logLevel: "warning",
     tsconfig: path.join(root, "tsconfig.json"),
   };
+  // The duplicate check's search workers (decision 422) are loaded from beside the bundle that
+  // starts them: `new URL("./text-search-worker.js", import.meta.url)`.
+  const searchWorker = path.join(root, "src/server/features/imports/text-search.worker.ts");
   await esbuild({
     ...common,
     entryPoints: [path.join(root, "src/server/main.ts")],
     outfile: path.join(root, "dist/server/main.js"),
+  });
+  await esbuild({
+    ...common,
+    entryPoints: [searchWorker],
+    outfile: path.join(root, "dist/server/text-search-worker.js"),
   });
   if (fs.existsSync(path.join(root, "cli/index.ts"))) {
     await esbuild({
       ...common,
       entryPoints: [path.join(root, "cli/index.ts")],
       outfile: path.join(root, "dist/cli/index.js"),
+    });
+    await esbuild({
+      ...common,
+      entryPoints: [searchWorker],
+      outfile: path.join(root, "dist/cli/text-search-worker.js"),
     });
   }
   if (webToo) {

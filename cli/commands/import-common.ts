@@ -117,9 +117,24 @@ export async function resolveDuplicates(
   };
   let done = 0;
   progress.update("Checking for duplicates", 0, checkItems.length);
-  for (const batch of chunk(checkItems, CLI_CHECK_BATCH)) {
+  const batches = chunk(checkItems, CLI_CHECK_BATCH);
+  const ask = (batch: (typeof batches)[number]) => {
+    const call = api.imports.checkDuplicates.mutate({ questions: batch });
+    // Awaited in its turn; an import that fails on an earlier batch leaves no unhandled rejection.
+    call.catch(() => undefined);
+    return call;
+  };
+  /** Calls under way, by batch. */
+  const asked = new Map<number, ReturnType<typeof ask>>();
+  for (const [b, batch] of batches.entries()) {
+    if (!asked.has(b)) asked.set(b, ask(batch));
+    // From the second batch on (the first builds the server's index of the bank), the next batch is
+    // asked before this one is answered: the server scores one batch while its search workers look
+    // up the next (decision 422).
+    if (b >= 1 && b + 1 < batches.length) asked.set(b + 1, ask(batches[b + 1]!));
     const offset = done;
-    const { results } = await api.imports.checkDuplicates.mutate({ questions: batch });
+    const { results } = await asked.get(b)!;
+    asked.delete(b);
     for (const result of results) {
       if (!result.isDuplicate || result.matches.length === 0) continue;
       const item = out.items[offset + result.index]!;

@@ -16,6 +16,9 @@
  * - Tokens in at least 1/32 of a group's texts are kept as bitsets over the group; a probe adds its
  *   tokens' bitsets into per-text counters with carry-save adders (Harley–Seal), 32 texts per word.
  *   Rarer tokens keep posting lists and add into a plain counter array.
+ * - The bitset counters count the probe's tokens a text lacks, from a bias that sets one bit of the
+ *   counter once a text has missed too many to reach the threshold: a word of 32 texts is given up
+ *   when that bit is set in all of them (decision 422).
  *
  * Pure and isomorphic like the rest of src/core: typed arrays only.
  */
@@ -25,11 +28,12 @@ import { similarityKey } from "./key";
 /** Tokens held by at least this share of a group's texts are kept as bitsets, the rest as postings. */
 const BITSET_SHARE = 1 / 32;
 /**
- * Counter planes above the carry-save adders' 16s: 16·2^12 exceeds any probe's token count (texts are
- * limited far below 65,536 characters; longer probes are compared by their first 65,535 bigrams).
+ * Probes are compared by their first 65,535 bigrams (texts are limited far below 65,536 characters).
+ * A miss counter (below) starts at a bias under 2^17 and counts at most 65,536 rows: 18 bits, the
+ * carry-save adders' ones, twos, fours and eights and 14 planes above them.
  */
-const HIGH_PLANES = 12;
-const MAX_PROBE_TOKENS = 16 * 2 ** HIGH_PLANES - 1;
+const MAX_PROBE_TOKENS = 65_535;
+const HIGH_PLANES = 14;
 /** Similarities are compared with this much slack, so rounding can only add candidates, never drop one. */
 const SLACK = 1e-9;
 
@@ -197,48 +201,6 @@ class TokenDictionary {
 /** Where at least two of three bit-sliced words are set: the carries of adding them bit by bit. */
 function carries(x: number, y: number, z: number): number {
   return (x & y) | ((x ^ y) & z);
-}
-
-/**
- * Bit-parallel "count ≥ target" over 32 texts whose counts are held bit-sliced: ones, twos, fours,
- * eights, then `high[p]` for 16·2^p. A mask of the texts that reach it.
- */
-function atLeast(
-  target: number,
-  ones: number,
-  twos: number,
-  fours: number,
-  eights: number,
-  high: Int32Array,
-  planesUsed: number,
-): number {
-  if (target <= 0) return -1;
-  if (target >= 2 ** (4 + planesUsed)) return 0;
-  // From the highest plane down: `equal` holds the texts whose counter matches the target's bits so
-  // far, `greater` those already above it. Without branches on the target's bits (a third of the
-  // search's time went here with them), and done as soon as no counter still ties.
-  let greater = 0;
-  let equal = -1;
-  for (let p = planesUsed - 1; p >= 0; p--) {
-    const plane = high[p]!;
-    const bit = -((target >>> (p + 4)) & 1);
-    greater |= equal & plane & ~bit;
-    equal &= ~(plane ^ bit);
-    if (equal === 0) return greater;
-  }
-  let bit = -((target >>> 3) & 1);
-  greater |= equal & eights & ~bit;
-  equal &= ~(eights ^ bit);
-  bit = -((target >>> 2) & 1);
-  greater |= equal & fours & ~bit;
-  equal &= ~(fours ^ bit);
-  bit = -((target >>> 1) & 1);
-  greater |= equal & twos & ~bit;
-  equal &= ~(twos ^ bit);
-  bit = -(target & 1);
-  greater |= equal & ones & ~bit;
-  equal &= ~(ones ^ bit);
-  return greater | equal;
 }
 
 /** Probes counted together in one pass over a group's words (their rows stay in the cache). */
@@ -495,61 +457,71 @@ export class BigramTextIndex {
       for (const { n, lo, hi, rows, counts, rareInWord, found } of batch) {
         if (w < lo >>> 5 || w > (hi - 1) >>> 5) continue;
         const rowCount = rows.length;
-        let ones = 0;
-        let twos = 0;
-        let fours = 0;
-        let eights = 0;
-        high.fill(0);
-        let planesUsed = 0;
         // Every text of the word is at least as long as its first one, and posting-list tokens add at
         // most `rareInWord` to any of them: one conservative target serves the whole word.
         const first = Math.max(lo, w << 5);
         const last = Math.min(hi, (w + 1) << 5);
         const rareMost = rareInWord[w - (lo >>> 5)]!;
         const target = Math.ceil((s * (n + lengths[first]!)) / 2) - rareMost;
+        // Misses are counted, not matches: a text reaches the target only if it misses at most
+        // `allowed` of the rows. Each text's counter starts at 2^top − (allowed + 1), so the texts that
+        // missed too many are those whose bit `top` is set; the word is given up once it is set for all
+        // 32, one comparison per 16 rows (a bit-sliced "count ≥ target" there cost 40% of the search).
+        // Counters never pass 2^(top+1): they end at most at 2^top + target − 1.
+        const allowed = rowCount - target;
+        if (allowed < 0) continue;
+        // The bit length of the larger of the two, at least 4 (2^top exceeds both).
+        const top = Math.max(4, 32 - Math.clz32(Math.max(allowed, target)));
+        const bias = 2 ** top - (allowed + 1);
+        let ones = -(bias & 1);
+        let twos = -((bias >>> 1) & 1);
+        let fours = -((bias >>> 2) & 1);
+        let eights = -((bias >>> 3) & 1);
+        for (let p = 0; p < HIGH_PLANES; p++) high[p] = -((bias >>> (p + 4)) & 1);
+        const topPlane = top - 4;
         let givenUp = false;
         for (let j = 0; j < rowCount; j += 16) {
           // Carry-save adders: 16 bitset words in, one word of 16s out. Unrolled on purpose: V8 does not
           // unroll loops, and the same adders as a loop over the rows four at a time made the search
           // 4-12% slower (docs/decisions/311).
-          let a = bits[base + rows[j]!]!;
-          let b = bits[base + rows[j + 1]!]!;
+          let a = ~bits[base + rows[j]!]!;
+          let b = ~bits[base + rows[j + 1]!]!;
           let twosA = carries(ones, a, b);
           ones ^= a ^ b;
-          a = bits[base + rows[j + 2]!]!;
-          b = bits[base + rows[j + 3]!]!;
+          a = ~bits[base + rows[j + 2]!]!;
+          b = ~bits[base + rows[j + 3]!]!;
           let twosB = carries(ones, a, b);
           ones ^= a ^ b;
           let foursA = carries(twos, twosA, twosB);
           twos ^= twosA ^ twosB;
-          a = bits[base + rows[j + 4]!]!;
-          b = bits[base + rows[j + 5]!]!;
+          a = ~bits[base + rows[j + 4]!]!;
+          b = ~bits[base + rows[j + 5]!]!;
           twosA = carries(ones, a, b);
           ones ^= a ^ b;
-          a = bits[base + rows[j + 6]!]!;
-          b = bits[base + rows[j + 7]!]!;
+          a = ~bits[base + rows[j + 6]!]!;
+          b = ~bits[base + rows[j + 7]!]!;
           twosB = carries(ones, a, b);
           ones ^= a ^ b;
           let foursB = carries(twos, twosA, twosB);
           twos ^= twosA ^ twosB;
           const eightsA = carries(fours, foursA, foursB);
           fours ^= foursA ^ foursB;
-          a = bits[base + rows[j + 8]!]!;
-          b = bits[base + rows[j + 9]!]!;
+          a = ~bits[base + rows[j + 8]!]!;
+          b = ~bits[base + rows[j + 9]!]!;
           twosA = carries(ones, a, b);
           ones ^= a ^ b;
-          a = bits[base + rows[j + 10]!]!;
-          b = bits[base + rows[j + 11]!]!;
+          a = ~bits[base + rows[j + 10]!]!;
+          b = ~bits[base + rows[j + 11]!]!;
           twosB = carries(ones, a, b);
           ones ^= a ^ b;
           foursA = carries(twos, twosA, twosB);
           twos ^= twosA ^ twosB;
-          a = bits[base + rows[j + 12]!]!;
-          b = bits[base + rows[j + 13]!]!;
+          a = ~bits[base + rows[j + 12]!]!;
+          b = ~bits[base + rows[j + 13]!]!;
           twosA = carries(ones, a, b);
           ones ^= a ^ b;
-          a = bits[base + rows[j + 14]!]!;
-          b = bits[base + rows[j + 15]!]!;
+          a = ~bits[base + rows[j + 14]!]!;
+          b = ~bits[base + rows[j + 15]!]!;
           twosB = carries(ones, a, b);
           ones ^= a ^ b;
           foursB = carries(twos, twosA, twosB);
@@ -562,33 +534,28 @@ export class BigramTextIndex {
             const plane = high[p]!;
             high[p] = plane ^ carry;
             carry = plane & carry;
-            if (p >= planesUsed) planesUsed = p + 1;
           }
-          // Every 64 rows: can any text of the word still reach the target with all the rows left?
-          if ((j & 31) === 16 && j + 16 < rowCount) {
-            const left = rowCount - j - 16;
-            if (atLeast(target - left, ones, twos, fours, eights, high, planesUsed) === 0) {
-              givenUp = true;
-              break;
-            }
+          if (high[topPlane] === -1) {
+            givenUp = true;
+            break;
           }
         }
         if (givenUp) continue;
-        // Only the texts whose counters reach the word's target are counted exactly.
-        const candidates = atLeast(target, ones, twos, fours, eights, high, planesUsed);
+        // Only the texts that missed few enough rows are counted exactly.
+        const candidates = ~high[topPlane]!;
         for (let doc = first; doc < last; doc++) {
           const shift = doc & 31;
           if (((candidates >>> shift) & 1) === 0) continue;
           let sixteens = 0;
-          for (let p = planesUsed - 1; p >= 0; p--)
+          for (let p = topPlane; p >= 0; p--)
             sixteens = (sixteens << 1) | ((high[p]! >>> shift) & 1);
-          const c =
-            rareCounts[counts + doc]! +
+          const counter =
             ((ones >>> shift) & 1) +
             (((twos >>> shift) & 1) << 1) +
             (((fours >>> shift) & 1) << 2) +
             (((eights >>> shift) & 1) << 3) +
             sixteens * 16;
+          const c = rareCounts[counts + doc]! + rowCount - (counter - bias);
           if (2 * c >= s * (n + lengths[doc]!)) found.push(positions[doc]!);
         }
       }

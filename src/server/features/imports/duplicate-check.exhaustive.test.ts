@@ -3,7 +3,9 @@
  * comparison: on questions of the real fixtures (MIR/MedMCQA vignettes) and on generated banks, every
  * incoming question gets exactly the matches (ids, scores, signals) that scoring every visible
  * question whose text reaches 2/3 or that shares part, year and number gives, and the flags and best
- * matches of the all-pairs reference. More than one pass of probes per call, and several calls.
+ * matches of the all-pairs reference. More than one pass of probes per call, and several calls. Both
+ * ways the search runs: in this thread, and on the bank's worker threads (decision 422; forced here,
+ * the service sends only calls of 256 probes or more to them).
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -20,6 +22,8 @@ import {
 import { questions } from "../../db/schema";
 import { createHarness, type Harness, type TestUser } from "../../test/harness";
 import { checkDuplicates } from "./imports.service";
+import { poolDefaults, type TextSearchPoolOptions } from "./text-search-pool";
+import { visibleBank } from "./visible-bank";
 import {
   bankRow,
   createRng,
@@ -143,7 +147,23 @@ async function compareWithExhaustive(
   return { flagged, matched };
 }
 
-describe("checkDuplicates finds what exhaustive comparison finds", () => {
+describe.each<[string, TextSearchPoolOptions]>([
+  ["in this thread", { threads: 1 }],
+  ["on 2 worker threads", { threads: 2, minProbes: 0 }],
+])("checkDuplicates finds what exhaustive comparison finds, searching %s", (_, options) => {
+  // Each comparison stores a new bank, so the bank (and its pool) is built again with these options.
+  beforeAll(() => void Object.assign(poolDefaults, options));
+  afterAll(() => {
+    delete poolDefaults.threads;
+    delete poolDefaults.minProbes;
+  });
+  /** The cached bank's workers answered the searches, or none did. */
+  async function expectSearchedAsAsked() {
+    const bank = await visibleBank(h.db.db, me.user.id, false);
+    if (options.minProbes === 0) expect(bank.search.answeredByWorkers).toBeGreaterThan(0);
+    else expect(bank.search.answeredByWorkers).toBe(0);
+  }
+
   it("on the real fixture's vignettes, their near copies and re-worded texts", async () => {
     const real = fixtureQuestions();
     expect(real.length).toBeGreaterThan(150);
@@ -166,6 +186,7 @@ describe("checkDuplicates finds what exhaustive comparison finds", () => {
         return q;
       });
     const { flagged, matched } = await compareWithExhaustive(existing, incoming);
+    await expectSearchedAsAsked();
     expect(flagged).toBeGreaterThan(20);
     expect(matched).toBeGreaterThan(flagged);
   });
@@ -188,6 +209,7 @@ describe("checkDuplicates finds what exhaustive comparison finds", () => {
           : generateQuestion(rng, opts),
       );
       const { flagged } = await compareWithExhaustive(existing, incoming);
+      await expectSearchedAsAsked();
       expect(flagged).toBeGreaterThan(5);
     }
   });

@@ -58,14 +58,15 @@ function repeatKey(q: DuplicateQuestion, crossPart: boolean): string | null {
  * Positions (in the visible bank) worth scoring for each incoming question: every text similar enough
  * to make a flagged duplicate (exact, so flags and best matches are the reference's), and every
  * question with the same part, year and number. The texts of one index group are searched together
- * (`BigramTextIndex.searchMany`), which reads the index once per batch of probes.
+ * (`BigramTextIndex.searchMany`, which reads the index once per batch of probes), the groups at once,
+ * on the bank's worker threads when there are enough of them (decision 422).
  */
-function candidatePositions(
+async function candidatePositions(
   bank: VisibleBank,
   incoming: readonly DuplicateQuestion[],
   searched: readonly boolean[],
   crossPart: boolean,
-): number[][] {
+): Promise<number[][]> {
   const out = incoming.map((): number[] => []);
   const byGroup = new Map<string, number[]>();
   incoming.forEach((q, i) => {
@@ -75,14 +76,16 @@ function candidatePositions(
     if (!members) byGroup.set(group, (members = []));
     members.push(i);
   });
-  for (const [group, members] of byGroup) {
-    const found = bank.text.searchMany(
-      members.map((i) => incoming[i]!.text),
-      group,
-      MIN_FLAGGED_TEXT_SIMILARITY,
-    );
-    members.forEach((i, k) => (out[i] = found[k]!));
-  }
+  await Promise.all(
+    [...byGroup].map(async ([group, members]) => {
+      const found = await bank.search.searchMany(
+        members.map((i) => incoming[i]!.text),
+        group,
+        MIN_FLAGGED_TEXT_SIMILARITY,
+      );
+      members.forEach((i, k) => (out[i] = found[k]!));
+    }),
+  );
   incoming.forEach((q, i) => {
     if (!searched[i]) return;
     const year = /^\d+$/.test(label(q.year)) ? wholeNumber(label(q.year)) : null;
@@ -112,7 +115,7 @@ export async function checkDuplicates(
   // Questions without text are never duplicates (docs/product/validation.md): nothing to look up.
   // Flashcards are scored apart, by front text against flashcards (decision 240).
   const searched = incoming.map((q, i) => similarityKey(q.text) !== "" && !isFlashcard[i]);
-  const positionsOf = candidatePositions(bank, incoming, searched, crossPart);
+  const positionsOf = await candidatePositions(bank, incoming, searched, crossPart);
   const checks = bank.scorer.score(incoming, positionsOf, { crossPart });
   incoming.forEach((q, i) => {
     if (!isFlashcard[i] || similarityKey(q.text) === "") return;

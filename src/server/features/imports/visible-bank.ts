@@ -12,6 +12,7 @@ import type { Db } from "../../db/client";
 import { queryRows } from "../../db/raw";
 import { questions } from "../../db/schema";
 import { visibleTo } from "../questions/question-json";
+import { TextSearchPool } from "./text-search-pool";
 
 /** What the duplicate check reads of a stored question. */
 export interface BankQuestion {
@@ -45,6 +46,8 @@ export interface VisibleBank {
   questions: BankQuestion[];
   /** Texts grouped by part, or all in one group ('') when parts are compared across. */
   text: BigramTextIndex;
+  /** `text`'s searches of many probes, spread over worker threads (decision 422). */
+  search: TextSearchPool;
   /** Positions by `numberKey(part, year, number)`. */
   byNumber: Map<string, number[]>;
   /** The core reference over `questions`, each prepared once for the bank's lifetime. */
@@ -65,6 +68,12 @@ interface CacheEntry {
 const CACHE_ENTRIES = 2;
 const CACHE_IDLE_MS = 10 * 60_000;
 const cache = new Map<string, CacheEntry>();
+
+/** Drops a cached bank and lets its search workers go (a search still running finishes in-thread). */
+function evict(key: string): void {
+  cache.get(key)?.bank.search.close();
+  cache.delete(key);
+}
 
 /**
  * Changes whenever a visible question is added, removed, edited (every UPDATE gives the row a new
@@ -112,9 +121,11 @@ async function buildBank(db: Db, userId: string, crossPart: boolean): Promise<Vi
       list.push(i);
     }
   });
+  const text = new BigramTextIndex(texts, groups);
   return {
     questions: rows,
-    text: new BigramTextIndex(texts, groups),
+    text,
+    search: new TextSearchPool(text, { texts, groups }),
     byNumber,
     scorer: new DuplicateScorer(rows),
   };
@@ -128,7 +139,7 @@ export async function visibleBank(
   now = Date.now(),
 ): Promise<VisibleBank> {
   for (const [key, entry] of cache) {
-    if (now - entry.usedAt > CACHE_IDLE_MS) cache.delete(key);
+    if (now - entry.usedAt > CACHE_IDLE_MS) evict(key);
   }
   const key = `${userId}:${crossPart ? "all" : "part"}`;
   const fingerprint = await fingerprintOf(db, userId);
@@ -141,8 +152,8 @@ export async function visibleBank(
     return cached.bank;
   }
   const bank = await buildBank(db, userId, crossPart);
-  cache.delete(key);
+  evict(key);
   cache.set(key, { fingerprint, bank, usedAt: now });
-  while (cache.size > CACHE_ENTRIES) cache.delete(cache.keys().next().value!);
+  while (cache.size > CACHE_ENTRIES) evict(cache.keys().next().value!);
   return bank;
 }
