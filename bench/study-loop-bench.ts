@@ -5,13 +5,19 @@
  * no connection ever reads one user's kept page twice in a row. Half the users schedule with SM-2,
  * half with FSRS; each loop's time (the three requests) is counted for its user's scheduler too.
  *
+ * `--rounds N` measures both targets N times per engine, the order alternating (bare, product; product,
+ * bare; …), each round's ratio against its own bare run, and prints the median ratio: on a machine whose
+ * speed drifts over minutes, one pair of runs taken one after the other can read 54% or 78% for the
+ * same code (bench/RESULTS.md, 2026-11-28 02:46).
+ *
  * The same-run baseline is bench/bare-loop-server.ts: the same SQL on the same tables with nothing
  * around it. Each target gets a fresh copy of the seeded database (PostgreSQL: `create database …
  * template …`; PGlite: a copied data folder), and the CPU each loop cost the server process and
  * PostgreSQL's backends is read from /proc, as bench/api-load.ts does.
  *
  *   npx tsx bench/study-loop-bench.ts [--engine both|postgres|pglite] [--questions 50000]
- *        [--seconds 20] [--warmup 5] [--connections 32] [--users 256] [--only product|bare] [--no-record]
+ *        [--seconds 20] [--warmup 5] [--connections 32] [--users 256] [--only product|bare]
+ *        [--rounds 1] [--no-record]
  *
  * `--questions` sizes the synthetic bank as `prite seed --synthetic` does (1 user per 50 questions, 10
  * reviews per question); the seeded template (database `prite_loop_tpl_<n>`, folder
@@ -43,6 +49,7 @@ const { values: args } = parseArgs({
     connections: { type: "string", default: "32" },
     users: { type: "string", default: "256" },
     only: { type: "string" },
+    rounds: { type: "string", default: "1" },
     port: { type: "string", default: "3991" },
     reseed: { type: "boolean", default: false },
     "no-record": { type: "boolean", default: false },
@@ -355,6 +362,7 @@ function pgBackendSeconds(): Map<number, number> {
 
 interface Measured extends LoadResult {
   target: Target;
+  round: number;
   engine: string;
   serverCpuMs: number;
   dbCpuMs: number | null;
@@ -372,6 +380,7 @@ async function measureTarget(
   target: Target,
   kind: "postgres" | "pglite",
   users: LoopUser[],
+  round: number,
 ): Promise<Measured> {
   const where = await freshCopy(kind);
   const child = startServer(target, kind, where);
@@ -394,6 +403,7 @@ async function measureTarget(
     const m: Measured = {
       ...r,
       target,
+      round,
       engine: kind === "postgres" ? "PostgreSQL" : "PGlite",
       serverCpuMs: ((server1 - server0) * 1000) / n,
       dbCpuMs: kind === "postgres" ? (pg * 1000) / n : null,
@@ -411,23 +421,54 @@ async function measureTarget(
   }
 }
 
+/** With several rounds, each engine's median of the rounds' ratios (product / the same round's bare). */
+function medianRatios(results: Measured[]): string[] {
+  const out: string[] = [];
+  for (const engine of ["PostgreSQL", "PGlite"]) {
+    const ratios = results
+      .filter((r) => r.engine === engine && r.target === "product")
+      .flatMap((r) => {
+        const bare = results.find(
+          (b) => b.engine === engine && b.target === "bare" && b.round === r.round,
+        );
+        return bare ? [r.perSecond / bare.perSecond] : [];
+      })
+      .sort((a, b) => a - b);
+    if (ratios.length < 2) continue;
+    const mid = Math.floor(ratios.length / 2);
+    const median = ratios.length % 2 ? ratios[mid]! : (ratios[mid - 1]! + ratios[mid]!) / 2;
+    const pct = (x: number) => `${(100 * x).toFixed(0)}%`;
+    out.push(
+      "",
+      `- ${engine}: median of ${ratios.length} rounds' ratios **${pct(median)}** (each: ${ratios.map(pct).join(", ")})`,
+    );
+  }
+  return out;
+}
+
 async function main() {
   const results: Measured[] = [];
   const targets: Target[] = args.only ? [args.only as Target] : ["bare", "product"];
   for (const kind of ["postgres", "pglite"] as const) {
     if (args.engine !== "both" && args.engine !== kind) continue;
     const users = kind === "postgres" ? await postgresTemplate() : await pgliteTemplate();
-    for (const target of targets) results.push(await measureTarget(target, kind, users));
+    const rounds = Math.max(1, Number(args.rounds));
+    for (let round = 1; round <= rounds; round++) {
+      const order = round % 2 === 1 ? targets : [...targets].reverse();
+      for (const target of order) results.push(await measureTarget(target, kind, users, round));
+    }
   }
   const ms = (n: number) => `${n.toFixed(1)} ms`;
   const cpu = os.cpus();
   const rows = results.map((r) => {
-    const bare = results.find((b) => b.engine === r.engine && b.target === "bare");
+    const bare = results.find(
+      (b) => b.engine === r.engine && b.target === "bare" && b.round === r.round,
+    );
     const ratio =
       r.target === "product" && bare
         ? `${((100 * r.perSecond) / bare.perSecond).toFixed(0)}%`
         : "–";
-    return `| ${r.engine} | ${r.target === "bare" ? "bare loop (bench/bare-loop-server.ts)" : "the product"} | ${r.perSecond.toFixed(0)} | ${ratio} | ${ms(r.p50)} | ${ms(r.p99)} | ${ms(r.bySchedulerP99.sm2)} / ${ms(r.bySchedulerP99.fsrs)} | ${r.serverCpuMs.toFixed(2)} ms | ${r.dbCpuMs === null ? "(in the server)" : `${r.dbCpuMs.toFixed(2)} ms`} | ${r.loadCpuMs.toFixed(2)} ms | ${r.errors} / ${r.empty} | ${r.load} |`;
+    return `| ${r.engine} | ${r.round} | ${r.target === "bare" ? "bare loop (bench/bare-loop-server.ts)" : "the product"} | ${r.perSecond.toFixed(0)} | ${ratio} | ${ms(r.p50)} | ${ms(r.p99)} | ${ms(r.bySchedulerP99.sm2)} / ${ms(r.bySchedulerP99.fsrs)} | ${r.serverCpuMs.toFixed(2)} ms | ${r.dbCpuMs === null ? "(in the server)" : `${r.dbCpuMs.toFixed(2)} ms`} | ${r.loadCpuMs.toFixed(2)} ms | ${r.errors} / ${r.empty} | ${r.load} |`;
   });
   const lines = [
     "",
@@ -436,9 +477,10 @@ async function main() {
     `- Machine: ${cpu.length} cores (${cpu[0]?.model.trim()}), ${(os.totalmem() / 2 ** 30).toFixed(0)} GB RAM, Node ${process.version}; synthetic bank ${USERS.toLocaleString("en-US")} users, ${QUESTIONS.toLocaleString("en-US")} questions, ${REVIEWS.toLocaleString("en-US")} reviews; ${CONNECTIONS} connections, ${LOOP_USERS} users in turn (half SM-2, half FSRS), ${args.warmup} s warm-up then ${args.seconds} s, a fresh copy of the database per target; the load generator runs on the same machine.`,
     "- Loop = `GET /api/questions/due?limit=1` + `study.answer` + `study.rate` on its first question; p50/p99 are of whole loops. Goals: PostgreSQL ≥ 70% of the bare loop, p99 ≤ 100 ms; PGlite ≥ 150 loops/s, p99 ≤ 300 ms.",
     "",
-    "| engine | target | loops/s | of the bare loop | p50 | p99 | p99 SM-2 / FSRS users | server CPU per loop | database CPU per loop | load generator CPU per loop | errors / empty pages | load average (1, 5, 15 min) before → after |",
-    "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+    "| engine | round | target | loops/s | of the bare loop | p50 | p99 | p99 SM-2 / FSRS users | server CPU per loop | database CPU per loop | load generator CPU per loop | errors / empty pages | load average (1, 5, 15 min) before → after |",
+    "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
     ...rows,
+    ...medianRatios(results),
   ];
   console.log(lines.join("\n"));
   if (!args["no-record"]) {
