@@ -37,6 +37,7 @@ import {
 import { createContextInner } from "../src/server/trpc/context";
 import { createCaller } from "../src/server/trpc/router";
 import { benchDeck } from "./anki-deck";
+import { IMPORT_QUESTION_SHAPE } from "./import-bench-data";
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
 const OTHER_USERS = 50;
@@ -84,14 +85,9 @@ async function importer(handle: DbHandle): Promise<UserRow> {
     )
     .returning();
   const rng = createRng(20_261_125);
-  const model = vocabularyModel(VIGNETTE_WORDS);
   const opts: GenerateOptions = {
-    model,
-    textWords: [12, 110],
-    optionWords: [1, 12],
-    years: [2024],
-    numbers: [1, 200],
-    explanationShare: 0.3,
+    model: vocabularyModel(VIGNETTE_WORDS),
+    ...IMPORT_QUESTION_SHAPE,
   };
   const now = Date.now() - 86_400_000;
   const rows = Array.from({ length: EXISTING }, (_, i) => {

@@ -21,6 +21,15 @@ import {
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
 const SEED = 20_261_122;
 
+/** The benches' imported questions: vignette-length texts, 2-12 word options, a third explained. */
+export const IMPORT_QUESTION_SHAPE: Omit<GenerateOptions, "model"> = {
+  textWords: [12, 110],
+  optionWords: [1, 12],
+  years: [2024],
+  numbers: [1, 200],
+  explanationShare: 0.3,
+};
+
 export function importBenchData(
   rows: number,
   existingCount: number,
@@ -34,14 +43,7 @@ export function importBenchData(
     model = markovModel(csv.slice(1).flatMap((r) => cols.map((c) => (c >= 0 ? (r[c] ?? "") : ""))));
   }
   const rng = createRng(SEED);
-  const opts: GenerateOptions = {
-    model,
-    textWords: [12, 110],
-    optionWords: [1, 12],
-    years: [2024],
-    numbers: [1, 200],
-    explanationShare: 0.3,
-  };
+  const opts: GenerateOptions = { model, ...IMPORT_QUESTION_SHAPE };
   const incoming = Array.from({ length: rows }, () => generateQuestion(rng, opts));
   const existing: TBulkQuestionItem[] = incoming
     .slice(0, Math.round(rows * 0.1))
