@@ -19,9 +19,11 @@ export const PUBLIC_VERSION_ROW = "00000000-0000-0000-0000-000000000000";
  */
 export function userVersionSql(userId: SQL | Placeholder): SQL<string> {
   // One index scan for both keys: on PGlite a fifth cheaper than two subqueries (the check of every kept page).
+  // The public row written as a constant, not a parameter: raw statements take the text (decision 429).
+  const publicRow = sql.raw(`'${PUBLIC_VERSION_ROW}'::uuid`);
   return sql<string>`(select coalesce(sum(weight) filter (where user_id = ${userId}), 0)::text || '/' ||
-    coalesce(sum(weight) filter (where user_id = ${PUBLIC_VERSION_ROW}), 0)::text
-    from summary_changes where user_id in (${userId}, ${PUBLIC_VERSION_ROW}))`;
+    coalesce(sum(weight) filter (where user_id = ${publicRow}), 0)::text
+    from summary_changes where user_id in (${userId}, ${publicRow}))`;
 }
 
 const userIdParam = sql.placeholder("userId");
@@ -130,4 +132,18 @@ export class VersionedCache<T> {
     this.entries.delete(key);
     if (this.limit) this.weight -= this.limit.weigh(entry.value);
   }
+}
+
+/**
+ * The version a user's live study write leaves (decision 429), from the version its statement found
+ * and how many reviews it wrote: the statement triggers of study_states and reviews (drizzle/0024)
+ * each add one row of weight 1 for every user whose rows the statement touched, so a statement that
+ * writes one state of the user and R of their reviews adds 1, plus 1 if R > 0, and nothing to the
+ * public bank's sum. (A count too low only sends the due page back to counting: the version read then
+ * is higher than the one expected.)
+ */
+export function versionAfterLiveWrite(before: string, reviewsWritten: number): string {
+  const slash = before.indexOf("/");
+  const added = 1n + (reviewsWritten > 0 ? 1n : 0n);
+  return `${BigInt(before.slice(0, slash)) + added}${before.slice(slash)}`;
 }

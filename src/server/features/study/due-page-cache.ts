@@ -1,6 +1,8 @@
 import { LRUCache } from "lru-cache";
 import type { Db } from "../../db/client";
-import { VersionedCache } from "../../db/user-versions";
+import type { StudyStateRow } from "../../db/schema";
+import { VersionedCache, versionAfterLiveWrite } from "../../db/user-versions";
+import type { StoredQuestion } from "../questions/question-json";
 
 /** A due page as `listDueQuestions` keeps it: the JSON text of its questions and the list's size. */
 export interface CachedDuePage {
@@ -10,6 +12,8 @@ export interface CachedDuePage {
   counts?: { reviews: number; fresh: number };
   /** The user's study writes through this process when it was read (studyWritesOf). */
   written?: number;
+  /** What the page's statement read of its questions (page-reads.ts, decision 430). */
+  reads?: string;
 }
 
 /** At most this much page text is kept per process (UTF-16 code units × 2), oldest first out. */
@@ -69,4 +73,118 @@ export function noteStudyWrite(db: Db, userId: string): void {
 
 export function studyWritesOf(cache: DuePageCache, userId: string): number {
   return writes.get(cache)?.get(userId) ?? 0;
+}
+
+/**
+ * The day's sizes of a user's list (without a category) as the due page's full statement counted
+ * them, kept so that the page after the user's own answers and ratings need not count them again
+ * (issue 35 item 1, docs/decisions/429-day-sizes-kept-per-user.md). The questions the user's live
+ * writes touched since are taken out of the counts (`written`): the page's statement counts those few
+ * again from their states as they are now. The entry holds while the user's version is `version`,
+ * which each of those writes moved by what it wrote (versionAfterLiveWrite), and until `validUntil`.
+ */
+export interface KeptDaySizes {
+  /** The user's version the sizes are of, the user's own live writes since included. */
+  version: string;
+  /** The request time they were counted at, and when a studied question falls due or the day ends. */
+  countedAt: number;
+  validUntil: number;
+  /** The day they are of: its start and its new-question limit. */
+  dayStart: number;
+  newLimit: number;
+  /** Reviews due, own new questions (by hand today and older) and questions introduced today, without `written`. */
+  reviewed: number;
+  hand: number;
+  ownOlder: number;
+  introduced: number;
+  /** Questions written by the user's live writes since they were counted. */
+  written: string[];
+}
+
+/** A kept entry ends after this many written questions (the page counts each again). */
+const KEPT_WRITTEN_MAX = 32;
+
+const daySizes = new WeakMap<DuePageCache, LRUCache<string, KeptDaySizes>>();
+
+function daySizesFor(cache: DuePageCache): LRUCache<string, KeptDaySizes> {
+  let byUser = daySizes.get(cache);
+  if (!byUser) daySizes.set(cache, (byUser = new LRUCache<string, KeptDaySizes>({ max: 20_000 })));
+  return byUser;
+}
+
+export function keepDaySizes(cache: DuePageCache, userId: string, sizes: KeptDaySizes): void {
+  daySizesFor(cache).set(userId, sizes);
+}
+
+/** The user's kept sizes if they are of this day and still hold at `now`. */
+export function keptDaySizesOf(
+  cache: DuePageCache,
+  userId: string,
+  day: { dayStart: number; newLimit: number; now: number },
+): KeptDaySizes | undefined {
+  const kept = daySizes.get(cache)?.get(userId);
+  if (!kept) return undefined;
+  if (
+    kept.dayStart !== day.dayStart ||
+    kept.newLimit !== day.newLimit ||
+    day.now < kept.countedAt ||
+    day.now >= kept.validUntil
+  ) {
+    return undefined;
+  }
+  return kept;
+}
+
+/** How many pages were read with kept sizes (the tests check that they were). */
+export const keptSizePages = { count: 0 };
+
+/**
+ * Called by the study writer's live path after an answer or a rating of `userId` committed on `db`:
+ * the version its statement found, the reviews it wrote, the question, and the user's state of it
+ * before the write. A write that found another version than the kept one (a write elsewhere came
+ * between) ends the entry; else the question leaves the kept counts as the full statement had counted
+ * it, and the version moves on by what the write added.
+ */
+export function noteLiveStudyWrite(
+  db: Db,
+  userId: string,
+  write: {
+    versionBefore: string;
+    reviewsWritten: number;
+    question: Pick<StoredQuestion, "id" | "creatorId" | "byHand" | "createdAt">;
+    before: StudyStateRow | null;
+  },
+): void {
+  const cache = caches.get(db);
+  if (!cache) return;
+  const byUser = daySizes.get(cache);
+  const kept = byUser?.get(userId);
+  if (!kept) return;
+  if (kept.version !== write.versionBefore) {
+    byUser!.delete(userId);
+    return;
+  }
+  const { question, before } = write;
+  if (!kept.written.includes(question.id)) {
+    if (kept.written.length >= KEPT_WRITTEN_MAX) {
+      byUser!.delete(userId);
+      return;
+    }
+    // As the full statement counted the question (due-page.service.ts, poolSegments).
+    if (before) {
+      const due = before.dueAt?.getTime();
+      if (before.available && !before.leech && (due === undefined || due <= kept.countedAt)) {
+        kept.reviewed -= 1;
+      }
+      if (before.introducedAt && before.introducedAt.getTime() >= kept.dayStart) {
+        kept.introduced -= 1;
+      }
+    } else if (question.creatorId === userId) {
+      // An own question never studied: the live path answers only a question with an answer key.
+      if (question.byHand && question.createdAt.getTime() >= kept.dayStart) kept.hand -= 1;
+      else kept.ownOlder -= 1;
+    }
+    kept.written.push(question.id);
+  }
+  kept.version = versionAfterLiveWrite(write.versionBefore, write.reviewsWritten);
 }

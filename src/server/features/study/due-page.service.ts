@@ -9,9 +9,20 @@ import type { Db } from "../../db/client";
 import { prepared } from "../../db/prepared";
 import { userVersion, userVersionSql } from "../../db/user-versions";
 import { hasAnswerKey, questions, studyStates, users } from "../../db/schema";
-import { programBankOf, questionJsonSql, type QuestionJson } from "../questions/question-json";
-import { duePageCacheOf, studyWritesOf, type DuePageCache } from "./due-page-cache";
+import { programBankOf, questionJsonSql } from "../questions/question-json";
+import {
+  duePageCacheOf,
+  keepDaySizes,
+  keptDaySizesOf,
+  keptSizePages,
+  studyWritesOf,
+  type DuePageCache,
+} from "./due-page-cache";
 import { dailyInputs, examPaceFor, type DailyUser } from "./new-limit";
+import { duePage, type DuePage } from "./due-page-json";
+import { keepPageReads, pageReadsSql } from "./page-reads";
+
+export { duePageJson, type DuePage } from "./due-page-json";
 
 /**
  * The due list's queries take their values as placeholders and are prepared once per database handle
@@ -26,6 +37,12 @@ const ph = {
   offset: sql.placeholder("offset"),
   newLimit: sql.placeholder("newLimit"),
   dayStart: sql.placeholder("dayStart"),
+  // Kept day sizes (decision 429): the counts without the written questions, and those questions.
+  keptReviewed: sql.placeholder("keptReviewed"),
+  keptHand: sql.placeholder("keptHand"),
+  keptOwnOlder: sql.placeholder("keptOwnOlder"),
+  keptIntroduced: sql.placeholder("keptIntroduced"),
+  written: sql.placeholder("written"),
 };
 
 type DueParams = {
@@ -147,26 +164,32 @@ const newestFirst = [
   sql`${questions.id} desc nulls last`,
 ] as const;
 
-export interface DuePage {
-  questions: QuestionJson[];
-  /** Every due question, not just this page. */
-  total: number;
-  limit: number;
-  offset: number;
-}
-
 /** A question the user wrote or captured by hand today: the day's list takes it whatever the limit. */
 const handToday = sql`(${questions.byHand} and ${questions.createdAt} >= ${ph.dayStart}::timestamptz)`;
+
+/**
+ * Where the day's sizes come from: counted, or the kept counts (decision 429) with the questions the
+ * user's own live writes touched since counted again from their states as they are now.
+ */
+type SizeSource = "counted" | "kept";
 
 /**
  * The day's list sizes (issue 34, decision 370) as CTEs, and the two pools they count, each read once
  * and kept for the page (decision 428): own_new (the user's own new questions: id, created_at, and
  * whether written by hand today), shared_new (the public pick, at most 20), and sizes: reviews due
- * (reviewed), own new questions written by hand today (hand) and older (own_older), the public pick
- * (public_new), the questions introduced today, and from them what the day takes of each kind
- * (`takeNew` in src/core/srs/daily.ts): take_own, take_public, and the new total.
+ * (reviewed), own new questions written by hand today (hand) and older (own_older), the questions
+ * introduced today (introduced), the public pick (public_new), and from them what the day takes of
+ * each kind (`takeNew` in src/core/srs/daily.ts): take_own, take_public, and the new total (fresh).
+ *
+ * `lazyPublic`: the public pick is counted only when the day has slots left for it (a page's total
+ * does not depend on it otherwise); a CTE is read only when something reads it, so a user whose new
+ * questions for the day are taken reads no public question.
  */
-function dayCtesSql(db: Db, withCategory: boolean) {
+function dayCtesSql(
+  db: Db,
+  withCategory: boolean,
+  opts: { source: SizeSource; lazyPublic: boolean } = { source: "counted", lazyPublic: false },
+) {
   const where = poolSegments(db, withCategory);
   // An index-only count of study_states, unless a category needs the question.
   const reviewed = withCategory
@@ -180,15 +203,36 @@ function dayCtesSql(db: Db, withCategory: boolean) {
         .from(studyStates)
         .where(where.reviewed);
   // A range of the user's rows in study_states_introduced_idx.
+  const introducedToday = sql`${studyStates.introducedAt} >= ${ph.dayStart}::timestamptz`;
   const introduced = db
     .select({ n: sql<number>`count(*)::int` })
+    .from(studyStates)
+    .where(and(eq(studyStates.userId, ph.userId), introducedToday));
+  // The written questions' states as they are now, counted as the full count would: primary key
+  // lookups (a condition of the due-order index's would have the planner scan all the user's reviews).
+  const writtenNow = db
+    .select({
+      reviewed: sql<number>`(count(*) filter (where ${where.reviewed}))::int`.as("reviewed"),
+      introduced: sql<number>`(count(*) filter (where ${introducedToday}))::int`.as("introduced"),
+    })
     .from(studyStates)
     .where(
       and(
         eq(studyStates.userId, ph.userId),
-        sql`${studyStates.introducedAt} >= ${ph.dayStart}::timestamptz`,
+        sql`${studyStates.questionId} = any(${ph.written}::uuid[])`,
       ),
     );
+  const counted =
+    opts.source === "counted"
+      ? sql`select (${reviewed}) as reviewed, own.hand, own.older as own_older,
+                 (${introduced}) as introduced
+            from (select (count(*) filter (where hand))::int as hand,
+                         (count(*) filter (where not hand))::int as older from own_new) as own`
+      : sql`select ${ph.keptReviewed}::int + written.reviewed as reviewed,
+                 ${ph.keptHand}::int as hand, ${ph.keptOwnOlder}::int as own_older,
+                 ${ph.keptIntroduced}::int + written.introduced as introduced
+            from (${writtenNow}) as written`;
+  const publicNew = sql`(select count(*)::int from shared_new)`;
   // Without a category, an index-only scan of questions_creator_keyed_idx (its INCLUDE columns). The
   // public pick is the 20 newest at most, its cap written as a constant (not a parameter): with the
   // page's limits unknown to a generic plan, the planner otherwise counted a tenth of the public bank
@@ -198,30 +242,21 @@ function dayCtesSql(db: Db, withCategory: boolean) {
           from ${questions} where ${where.ownNew}
       ), shared_new as materialized ${sharedNewIds(where)},
       sizes as materialized (
-        with counted as materialized (
-          select (${reviewed}) as reviewed, own.hand, own.older as own_older,
-                 (select count(*)::int from shared_new) as public_new,
-                 greatest(0, ${ph.newLimit}::int - (${introduced})) as slots
-            from (select (count(*) filter (where hand))::int as hand,
-                         (count(*) filter (where not hand))::int as older from own_new) as own
-        ), taken as materialized (
-          select counted.*, least(own_older, greatest(0, slots - hand)) as take_own from counted
+        with counted as materialized (${counted}),
+        taken as materialized (
+          select counted.*, slot.slots, least(own_older, greatest(0, slot.slots - hand)) as take_own
+            from counted, lateral (select greatest(0, ${ph.newLimit}::int - counted.introduced) as slots) as slot
+        ), pooled as materialized (
+          select taken.*, ${
+            opts.lazyPublic
+              ? sql`case when slots - hand - take_own > 0 then ${publicNew} else 0 end`
+              : publicNew
+          } as public_new from taken
         )
-        select taken.*, least(public_new, greatest(0, slots - hand - take_own)) as take_public,
+        select pooled.*, least(public_new, greatest(0, slots - hand - take_own)) as take_public,
                hand + take_own + least(public_new, greatest(0, slots - hand - take_own)) as fresh
-          from taken
+          from pooled
       )`;
-}
-
-export interface DuePage {
-  questions: QuestionJson[];
-  /** Every question of the day's list, not just this page. */
-  total: number;
-  /** Of the total: reviews due, and today's new questions. */
-  reviewCount: number;
-  newCount: number;
-  limit: number;
-  offset: number;
 }
 
 /**
@@ -231,8 +266,14 @@ export interface DuePage {
  * question JSON built by PostgreSQL, aggregated into one JSON text in list order, and the moment the
  * next studied question falls due. One round trip, and the text goes out unparsed.
  */
-function duePageQuery(db: Db, withCategory: boolean) {
-  return prepared(db, withCategory ? "due_page_day_category" : "due_page_day", (d, name) => {
+function duePageQuery(db: Db, withCategory: boolean, source: SizeSource = "counted") {
+  const statement =
+    source === "kept"
+      ? "due_page_day_kept"
+      : withCategory
+        ? "due_page_day_category"
+        : "due_page_day";
+  return prepared(db, statement, (d, name) => {
     const where = poolSegments(d, withCategory);
     const reach = sql`(${ph.offset}::int + ${ph.limit}::int)`;
     // The order of study_states_due_order_idx: the reviews come off the index.
@@ -259,7 +300,7 @@ function duePageQuery(db: Db, withCategory: boolean) {
       from own_new as o where ${today ? sql`o.hand` : sql`not o.hand`} order by ${oldestFirst}`;
     const newestFirstPick = sql`s.created_at desc nulls last, s.id desc nulls last`;
     const size = (column: string) => sql`(select ${sql.raw(column)} from sizes)`;
-    const page = sql`with ${dayCtesSql(d, withCategory)},
+    const page = sql`with ${dayCtesSql(d, withCategory, { source, lazyPublic: true })},
       picked as materialized (
         select p.id, p.kind,
                case when p.kind = 0 then p.position::float8 / (${size("reviewed")} + 1)
@@ -282,6 +323,9 @@ function duePageQuery(db: Db, withCategory: boolean) {
       select (select reviewed + fresh from sizes) as total,
              (select reviewed from sizes) as reviews,
              (select fresh from sizes) as fresh,
+             (select hand from sizes) as hand,
+             (select own_older from sizes) as own_older,
+             (select introduced from sizes) as introduced,
              (select coalesce(json_agg(${questionJsonSql(ph.userId)} order by picked.key, picked.kind), '[]')::text
                 from picked
                 join ${questions} on ${questions.id} = picked.id
@@ -291,15 +335,20 @@ function duePageQuery(db: Db, withCategory: boolean) {
              (select extract(epoch from min(${studyStates.dueAt}))::float8 * 1000 from ${studyStates}
                where ${studyStates.userId} = ${ph.userId} and ${studyStates.available}
                  and not ${studyStates.leech} and ${studyStates.dueAt} > ${ph.now}) as next_due,
-             ${userVersionSql(ph.userId)} as version`;
+             ${userVersionSql(ph.userId)} as version,
+             ${pageReadsSql(ph.userId, sql`picked.key, picked.kind`)} as reads`;
     return d
       .select({
         total: sql<number>`page.total`,
         reviews: sql<number>`page.reviews`,
         fresh: sql<number>`page.fresh`,
+        hand: sql<number>`page.hand`,
+        ownOlder: sql<number>`page.own_older`,
+        introduced: sql<number>`page.introduced`,
         json: sql<string>`page.json`,
         nextDue: sql<number | null>`page.next_due`,
         version: sql<string>`page.version`,
+        reads: sql<string>`page.reads`,
       })
       .from(sql`(${page}) as page`)
       .prepare(name);
@@ -393,15 +442,53 @@ async function duePageOf(
     // Kept while the user's version is the one read with the page (decision 270).
     const found = cache!.get(key, await userVersion(db, opts.userId), now);
     if (found) {
+      if (found.reads) keepPageReads(db, opts.userId, found.reads);
       const counts = found.counts ?? { reviews: found.total, fresh: 0 };
       return duePage(found.json, found.total, limit, offset, counts);
     }
   }
-  const [row] = await duePageQuery(db, category !== "").execute(
-    dueParams({ ...opts, category, limit, offset, daily }),
-  );
+  const params = dueParams({ ...opts, category, limit, offset, daily });
+  const day = { dayStart: daily.dayStart.getTime(), newLimit: daily.newLimit, now };
+  // The day's sizes kept from an earlier page (decision 429): the page without counting them again,
+  // if the user's version is still theirs; otherwise the full statement.
+  const sizes = cache && category === "" ? keptDaySizesOf(cache, opts.userId, day) : undefined;
+  // A live write noted while the page is read moves the entry on: the page is checked against the
+  // version its counts were of.
+  const expected = sizes?.version;
+  let row = sizes
+    ? (
+        await duePageQuery(db, false, "kept").execute({
+          ...params,
+          keptReviewed: sizes.reviewed,
+          keptHand: sizes.hand,
+          keptOwnOlder: sizes.ownOlder,
+          keptIntroduced: sizes.introduced,
+          written: `{${sizes.written.join(",")}}`,
+        })
+      )[0]
+    : undefined;
+  if (row && row.version === expected) keptSizePages.count += 1;
+  else {
+    [row] = await duePageQuery(db, category !== "").execute(params);
+    if (cache && category === "") {
+      keepDaySizes(cache, opts.userId, {
+        version: row!.version,
+        countedAt: now,
+        validUntil: Math.min(row!.nextDue ?? Infinity, daily.dayEnd.getTime()),
+        dayStart: day.dayStart,
+        newLimit: day.newLimit,
+        reviewed: Number(row!.reviews),
+        hand: Number(row!.hand),
+        ownOlder: Number(row!.ownOlder),
+        introduced: Number(row!.introduced),
+        written: [],
+      });
+    }
+  }
   const counts = { reviews: Number(row!.reviews), fresh: Number(row!.fresh) };
-  const found = { json: row!.json, total: Number(row!.total), counts, written };
+  const found = { json: row!.json, total: Number(row!.total), counts, written, reads: row!.reads };
+  // What the page read of its questions, for the answer that normally follows (decision 430).
+  if (cache) keepPageReads(db, opts.userId, row!.reads);
   // The version comes from the page's own statement, so it is of the page's snapshot: a write that
   // commits after it moves the version, and the entry is refused. The day's end (new questions come
   // in) ends it too.
@@ -413,39 +500,6 @@ async function duePageOf(
     validUntil: Math.min(row!.nextDue ?? Infinity, daily.dayEnd.getTime()),
   });
   return duePage(found.json, found.total, limit, offset, counts);
-}
-
-const PAGE_JSON = Symbol("due page JSON text");
-
-/**
- * A due page whose questions are parsed from PostgreSQL's JSON text only when something reads them:
- * the REST answer sends the text as it came (`duePageJson`), tRPC's serializer reads `questions`.
- */
-function duePage(
-  json: string,
-  total: number,
-  limit: number,
-  offset: number,
-  counts: { reviews: number; fresh: number },
-): DuePage {
-  let parsed: QuestionJson[] | undefined;
-  const page = {
-    get questions(): QuestionJson[] {
-      return (parsed ??= JSON.parse(json) as QuestionJson[]);
-    },
-    total,
-    reviewCount: counts.reviews,
-    newCount: counts.fresh,
-    limit,
-    offset,
-  };
-  Object.defineProperty(page, PAGE_JSON, { value: json, enumerable: false });
-  return page;
-}
-
-/** The questions of a page from `listDueQuestions` as JSON text, ready to send. */
-export function duePageJson(page: DuePage): string | undefined {
-  return (page as { [PAGE_JSON]?: string })[PAGE_JSON];
 }
 
 /** Sizes of the day's list: reviews due, the new questions it takes, and the new pool they come from. */

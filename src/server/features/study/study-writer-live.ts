@@ -22,9 +22,13 @@
  * have found (the state, the user's settings row and the question still the versions kept, the
  * question still visible) and reads what may have changed meanwhile (the creator's name, images, the
  * report notice). When any of it moved nothing is written and the rating reads as before.
+ *
+ * An answer to a question of the page this process just served starts, in the same way, from what the
+ * page's statement read (page-reads.ts, decision 430). Every write returns the user's version as it
+ * found it, which moves the due page's kept day sizes on (due-page-cache.ts, decision 429).
  */
-import { and, eq, or, sql, type SQL } from "drizzle-orm";
-import { alias, PgDialect } from "drizzle-orm/pg-core";
+import { and, eq, or, sql } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
 import { LRUCache } from "lru-cache";
 import { FLASHCARD, type Difficulty } from "../../../core/constants";
 import { answerKeyOf, isCorrectSelection } from "../../../core/correctness";
@@ -45,6 +49,16 @@ import {
   type ReportedNotice,
   type StoredQuestion,
 } from "../questions/question-json";
+import { noteLiveStudyWrite } from "./due-page-cache";
+import { takePageRead, type PageRead } from "./page-reads";
+import {
+  ANSWER_INSERT,
+  ANSWER_INSERT_PAGE,
+  ANSWER_UPDATE,
+  ANSWER_UPDATE_PAGE,
+  RATE_KEPT,
+  RATE_WRITE,
+} from "./live-statements";
 import { placeLive } from "./review-placement";
 import {
   answerResultOf,
@@ -107,6 +121,7 @@ function liveRead(db: Db) {
   });
 }
 
+/** What an answer or a rating starts from: its own read, or the due page's (decision 430). */
 export interface LiveRead {
   question: StoredQuestion;
   context: WriterContext;
@@ -115,6 +130,10 @@ export interface LiveRead {
   /** Row versions (`xmin`) of the user's row and the question's, as read. */
   userVersion: string;
   questionVersion: string;
+}
+
+/** The live path's own read: also the pending answer's outcome, the session's owner and the question's JSON. */
+export interface OwnLiveRead extends LiveRead {
   pendingCorrect: boolean | null;
   ownSession: boolean;
   json(state: StudyStateRow): QuestionJson;
@@ -135,13 +154,30 @@ function clientOf(db: Db): RawClient | null {
 export const liveCapable = (db: Db) => clientOf(db) !== null;
 
 /**
+ * What the writes start from, from the rows as read (the live path's own read or the due page's), or
+ * undefined for a program's resident: the transaction counts the program's study sets.
+ */
+function liveReadOf(read: PageRead): LiveRead | undefined {
+  const context = writerContextOf(read.user);
+  if (context.program) return undefined;
+  return {
+    question: read.question,
+    context,
+    state: read.state,
+    version: read.stateVersion,
+    userVersion: read.userVersion,
+    questionVersion: read.questionVersion,
+  };
+}
+
+/**
  * The question (null: not visible to the user, or no such user) with everything both writes need,
  * or undefined when the live path declines.
  */
 export async function readLive(
   db: Db,
   key: { userId: string; questionId: string; sessionId?: string },
-): Promise<LiveRead | null | undefined> {
+): Promise<OwnLiveRead | null | undefined> {
   if (!clientOf(db)) return undefined;
   const [row] = await liveRead(db).execute({
     userId: key.userId,
@@ -149,15 +185,17 @@ export async function readLive(
     sessionId: key.sessionId ?? null,
   });
   if (!row) return null;
-  const context = writerContextOf(row.user);
-  if (context.program) return undefined;
-  return {
+  const read = liveReadOf({
     question: row.q,
-    context,
+    user: row.user,
     state: row.state,
-    version: row.version,
+    stateVersion: row.version,
     userVersion: row.userVersion,
     questionVersion: row.questionVersion,
+  });
+  if (!read) return undefined;
+  return {
+    ...read,
     pendingCorrect: row.pendingCorrect,
     ownSession: row.ownSession,
     json: (state) =>
@@ -170,107 +208,6 @@ export async function readLive(
       }),
   };
 }
-
-/** The written state's columns and its new row version, of the CTE `s`. */
-const STATE_COLUMNS = `s.user_id, s.question_id, s.ease_factor, s.interval_days, s.repetitions, s.lapses,
-  s.due_at, s.last_reviewed_at, s.stability, s.fsrs_difficulty,
-  s.pending_review_id::float8 as pending_review_id, s.available, s.leech, s.introduced_at, s.row_version`;
-
-const THRESHOLD = `(select leech_threshold from users where id = $1)`;
-
-/** The review of an answer, inserted only with its state (`s`), under the id drawn in `n`. */
-const ANSWER_REVIEW = `
-r as (
-  insert into reviews (id, user_id, question_id, session_id, category, difficulty, is_correct, selected,
-    time_spent_ms, reviewed_at)
-  overriding system value
-  select n.id, $1::uuid, $2::uuid, $12::uuid, $13::text, null, $14::boolean, $15::text[], $16::int,
-    $11::timestamptz
-  from n where exists (select 1 from s)
-)
-select ${STATE_COLUMNS} from s`;
-
-/**
- * An answer to a question already studied: the state after it (saveState's leech rule) and its review,
- * written only if the state is still the version read ($17). An UPDATE, not the upsert: an INSERT …
- * ON CONFLICT fires the row's BEFORE INSERT availability trigger and the insert's statement trigger
- * even when it ends as an update (issue 35 item 1: a fifth of the write's time).
- */
-const ANSWER_UPDATE = `
-with n as materialized (select nextval(pg_get_serial_sequence('reviews', 'id')) as id),
-s as (
-  update study_states st set ease_factor = $3::float8, interval_days = $4::int, repetitions = $5::int,
-    lapses = $6::int, due_at = $7::timestamptz, last_reviewed_at = $8::timestamptz,
-    stability = $9::float8, fsrs_difficulty = $10::float8, pending_review_id = n.id,
-    leech = st.leech or ($6::int > st.lapses and $6::int >= ${THRESHOLD})
-  from n
-  where st.user_id = $1::uuid and st.question_id = $2::uuid and st.xmin::text = $17::text
-  returning st.*, st.xmin::text as row_version
-),${ANSWER_REVIEW}`;
-
-/**
- * A first answer: the state (introduced now) and its review. When another write created the state
- * after the read, nothing is written (DO NOTHING) and the transaction decides.
- */
-const ANSWER_INSERT = `
-with n as materialized (select nextval(pg_get_serial_sequence('reviews', 'id')) as id),
-s as (
-  insert into study_states as st (user_id, question_id, ease_factor, interval_days, repetitions, lapses,
-    due_at, last_reviewed_at, stability, fsrs_difficulty, pending_review_id, leech, introduced_at)
-  select $1::uuid, $2::uuid, $3::float8, $4::int, $5::int, $6::int, $7::timestamptz, $8::timestamptz,
-    $9::float8, $10::float8, n.id, $6::int >= ${THRESHOLD}, $11::timestamptz from n
-  on conflict (user_id, question_id) do nothing
-  returning st.*, st.xmin::text as row_version
-),${ANSWER_REVIEW}`;
-
-/** Drizzle fragments as text for the raw statements below (they hold no parameters of their own). */
-const dialect = new PgDialect({ casing: "snake_case" });
-function fragment(query: SQL): string {
-  const { sql: text, params } = dialect.sqlToQuery(query);
-  if (params.length > 0) throw new Error("a fragment of a raw statement took a parameter");
-  return text;
-}
-
-/**
- * A rating's state (pending answer cleared) and the pending review's difficulty, written only if the
- * state is still the version read and `guard` holds; the state's columns, then `more`.
- */
-const rateWrite = (guard: string, more: string) => `
-with s as (
-  update study_states st set ease_factor = $3::float8, interval_days = $4::int, repetitions = $5::int,
-    lapses = $6::int, due_at = $7::timestamptz, last_reviewed_at = $8::timestamptz,
-    stability = $9::float8, fsrs_difficulty = $10::float8, pending_review_id = null,
-    leech = st.leech or ($6::int > st.lapses and $6::int >= ${THRESHOLD})
-  where st.user_id = $1::uuid and st.question_id = $2::uuid and st.xmin::text = $11::text${guard}
-  returning st.*, st.xmin::text as row_version
-),
-r as (
-  update reviews set difficulty = $12::smallint
-  where id = $13::bigint and user_id = $1::uuid and exists (select 1 from s)
-)
-select ${STATE_COLUMNS}${more}`;
-
-const RATE_WRITE = rateWrite("", " from s");
-
-/**
- * The rating of a kept answer (decision 427): also only while the user's row ($14) and the question's
- * ($15) are the versions the answer read and the question is still visible to the user (visibleTo,
- * question-json.ts); with the question's creator, images and report notice as they are now.
- */
-const RATE_KEPT = rateWrite(
-  `
-    and exists (select 1 from users viewer where viewer.id = $1::uuid and viewer.xmin::text = $14::text)
-    and exists (select 1 from questions where questions.id = $2::uuid and questions.xmin::text = $15::text
-      and (questions.creator_id = $1::uuid or questions.is_public
-        or ${fragment(programBankOf(sql.raw("$1::uuid")))}))`,
-  `,
-  creator.username as creator_username, creator.public_profile as creator_public_profile,
-  (select array_agg(m.sha256 order by m.position) from question_media m
-    where m.question_id = questions.id) as images,
-  ${fragment(reportedNoticeSql())} as reported
-from s join questions on questions.id = s.question_id
-  left join users creator on creator.id = questions.creator_id`,
-);
 
 async function run(
   db: Db,
@@ -331,21 +268,54 @@ export interface LiveWritten {
   version: string;
 }
 
-const writtenOf = (row: Record<string, unknown> | undefined): LiveWritten | null =>
-  row ? { state: stateRowOf(row), version: String(row.row_version) } : null;
+/**
+ * Tells the due page's kept day sizes (due-page-cache.ts, decision 429) about a live write of the
+ * user's that committed: the version it found, the question and its state before.
+ */
+function noteWrite(
+  db: Db,
+  userId: string,
+  row: Record<string, unknown>,
+  question: StoredQuestion,
+  before: StudyStateRow | null,
+): void {
+  noteLiveStudyWrite(db, userId, {
+    versionBefore: String(row.version_before),
+    reviewsWritten: Number(row.reviews_written),
+    question,
+    before,
+  });
+}
 
-/** The answer's review and state in one statement, or null when another write came first. */
-export async function writeLiveAnswer(
+function writtenOf(
+  db: Db,
+  userId: string,
+  read: LiveRead,
+  row: Record<string, unknown> | undefined,
+): LiveWritten | null {
+  if (!row) return null;
+  noteWrite(db, userId, row, read.question, read.state);
+  return { state: stateRowOf(row), version: String(row.row_version) };
+}
+
+type AnswerWrite = {
+  userId: string;
+  after: StudyState;
+  now: Date;
+  sessionId?: string;
+  review: { isCorrect: boolean; selected: string; timeSpentMs: number };
+};
+
+/**
+ * The answer's statement: from the live path's own read, or from the due page's (`fromPage`: the
+ * rows it read checked in the write, the question's changing parts read fresh).
+ */
+async function writeAnswerRow(
   db: Db,
   read: LiveRead,
-  opts: {
-    userId: string;
-    after: StudyState;
-    now: Date;
-    sessionId?: string;
-    review: { isCorrect: boolean; selected: string; timeSpentMs: number };
-  },
-): Promise<LiveWritten | null> {
+  opts: AnswerWrite,
+  fromPage: boolean,
+): Promise<Record<string, unknown> | undefined> {
   const key = { userId: opts.userId, questionId: read.question.id };
   const params = [
     ...stateParams(key, opts.after),
@@ -356,11 +326,28 @@ export async function writeLiveAnswer(
     opts.review.selected,
     opts.review.timeSpentMs,
   ];
+  const rowVersions = fromPage ? [read.userVersion, read.questionVersion] : [];
   const [row] =
     read.version === null
-      ? await run(db, "insert", ANSWER_INSERT, params)
-      : await run(db, "insert", ANSWER_UPDATE, [...params, read.version]);
-  return writtenOf(row);
+      ? await run(db, "insert", fromPage ? ANSWER_INSERT_PAGE : ANSWER_INSERT, [
+          ...params,
+          ...rowVersions,
+        ])
+      : await run(db, "insert", fromPage ? ANSWER_UPDATE_PAGE : ANSWER_UPDATE, [
+          ...params,
+          read.version,
+          ...rowVersions,
+        ]);
+  return row;
+}
+
+/** The answer's review and state in one statement, or null when another write came first. */
+export async function writeLiveAnswer(
+  db: Db,
+  read: LiveRead,
+  opts: AnswerWrite,
+): Promise<LiveWritten | null> {
+  return writtenOf(db, opts.userId, read, await writeAnswerRow(db, read, opts, false));
 }
 
 /** The rating's state and the pending review's difficulty: the state row, or null when another write came first. */
@@ -376,7 +363,9 @@ export async function writeLiveRating(
     opts.difficulty,
     read.state?.pendingReviewId ?? null,
   ]);
-  return row ? stateRowOf(row) : null;
+  if (!row) return null;
+  noteWrite(db, opts.userId, row, read.question, read.state);
+  return stateRowOf(row);
 }
 
 /** An answer through the live path, kept for the rating that normally follows it (decision 427). */
@@ -416,42 +405,100 @@ export const keptRatings = { count: 0 };
 /** PostgreSQL's text form of a text[] (`{"A","C"}`): option letters, sent as one parameter. */
 const textArray = (values: readonly string[]) => `{${values.map((v) => `"${v}"`).join(",")}}`;
 
+/** The question's JSON from a statement that read its changing parts fresh (WITH_FRESH_PARTS). */
+function jsonWithFreshParts(
+  question: StoredQuestion,
+  viewerId: string,
+  row: Record<string, unknown>,
+): QuestionJson {
+  const creator: CreatorInfo | null =
+    row.creator_username == null
+      ? null
+      : {
+          username: String(row.creator_username),
+          publicProfile: Boolean(row.creator_public_profile),
+        };
+  return toQuestionJson(question, {
+    viewerId,
+    creator,
+    studyState: stateRowOf(row),
+    images: (row.images as string[] | null) ?? undefined,
+    reported: (row.reported as ReportedNotice | null) ?? null,
+  });
+}
+
+/** How many answers were written from the due page's read (the tests check that they were). */
+export const pageReadAnswers = { count: 0 };
+
+
 /**
  * recordAnswer's live path: the same checks and the same writes, or undefined for the locking
- * transaction (any refusal included, so its message and order stay that path's).
+ * transaction (any refusal included, so its message and order stay that path's). It starts from the
+ * due page's read of the question when this process served the user's page (decision 430), and from
+ * its own read when there is none or the rows the page read have changed since.
  */
 export async function answerLive(
   db: Db,
   opts: { userId: string; now: Date; input: TAnswerInput & { sessionId?: string } },
 ): Promise<AnswerResult | undefined> {
-  const { userId, now, input } = opts;
+  const { userId, input } = opts;
   // Whatever happens to this answer, an older kept one of the user's is no longer the latest.
   keptAnswersOf(db).delete(userId);
+  const page = takePageRead(db, userId, input.questionId);
+  const fromPage = page && liveReadOf(page);
+  if (fromPage) {
+    const answered = await answerFrom(db, opts, fromPage, null);
+    if (answered) {
+      pageReadAnswers.count += 1;
+      return answered;
+    }
+  }
   const read = await readLive(db, {
     userId,
     questionId: input.questionId,
     sessionId: input.sessionId,
   });
   if (!read) return undefined;
+  if (input.sessionId && !read.ownSession) return undefined;
+  return answerFrom(db, opts, read, read);
+}
+
+/**
+ * The answer written from `read`: the live path's own (`own`, whose JSON it answers with), or the due
+ * page's (null: the write checks the rows it read and the session, and reads the question's changing
+ * parts fresh).
+ */
+async function answerFrom(
+  db: Db,
+  opts: { userId: string; now: Date; input: TAnswerInput & { sessionId?: string } },
+  read: LiveRead,
+  own: OwnLiveRead | null,
+): Promise<AnswerResult | undefined> {
+  const { userId, now, input } = opts;
   const question = read.question;
   if (question.questionType === FLASHCARD) return undefined;
   const key = answerKeyOf(question);
   if (key.length === 0) return undefined;
   const selected = normalizedSelection(question, input.selected);
   if (!selected) return undefined;
-  if (input.sessionId && !read.ownSession) return undefined;
   const isCorrect = isCorrectSelection(selected, key);
   const settings = read.context.settings;
   const before = toState(read.state ?? undefined);
   const after = answerState(before, isCorrect, now, settings);
 
-  const written = await writeLiveAnswer(db, read, {
-    userId,
-    after,
-    now,
-    sessionId: input.sessionId,
-    review: { isCorrect, selected: textArray(selected), timeSpentMs: input.timeSpentMs },
-  });
+  const row = await writeAnswerRow(
+    db,
+    read,
+    {
+      userId,
+      after,
+      now,
+      sessionId: input.sessionId,
+      review: { isCorrect, selected: textArray(selected), timeSpentMs: input.timeSpentMs },
+    },
+    own === null,
+  );
+  const written = writtenOf(db, userId, read, row);
   if (!written) return undefined;
   keptAnswersOf(db).set(userId, { read, written, isCorrect });
   return answerResultOf(question, {
@@ -459,7 +506,7 @@ export async function answerLive(
     selected,
     key,
     reviewId: written.state.pendingReviewId!,
-    json: read.json(written.state),
+    json: own ? own.json(written.state) : jsonWithFreshParts(question, userId, row!),
     before,
     now,
     settings,
@@ -501,21 +548,9 @@ async function rateKept(
     read.questionVersion,
   ]);
   if (!row) return undefined;
+  noteWrite(db, opts.userId, row, read.question, written.state);
   keptRatings.count += 1;
-  const creator: CreatorInfo | null =
-    row.creator_username == null
-      ? null
-      : {
-          username: String(row.creator_username),
-          publicProfile: Boolean(row.creator_public_profile),
-        };
-  return toQuestionJson(read.question, {
-    viewerId: opts.userId,
-    creator,
-    studyState: stateRowOf(row),
-    images: (row.images as string[] | null) ?? undefined,
-    reported: (row.reported as ReportedNotice | null) ?? null,
-  });
+  return jsonWithFreshParts(read.question, opts.userId, row);
 }
 
 /** rateQuestion's live path for a studied question, or undefined for the locking transaction. */
