@@ -79,9 +79,10 @@ export function studyWritesOf(cache: DuePageCache, userId: string): number {
  * The day's sizes of a user's list (without a category) as the due page's full statement counted
  * them, kept so that the page after the user's own answers and ratings need not count them again
  * (issue 35 item 1, docs/decisions/429-day-sizes-kept-per-user.md). The questions the user's live
- * writes touched since are taken out of the counts (`written`): the page's statement counts those few
- * again from their states as they are now. The entry holds while the user's version is `version`,
- * which each of those writes moved by what it wrote (versionAfterLiveWrite), and until `validUntil`.
+ * writes touched since are taken out of the counts and kept with the state each write left
+ * (`written`): a page counts them as of its own time (keptDaySizesAt). The entry holds while the
+ * user's version is `version`, which each of those writes moved by what it wrote
+ * (versionAfterLiveWrite), and until `validUntil`.
  */
 export interface KeptDaySizes {
   /** The user's version the sizes are of, the user's own live writes since included. */
@@ -97,12 +98,12 @@ export interface KeptDaySizes {
   hand: number;
   ownOlder: number;
   introduced: number;
-  /** Questions written by the user's live writes since they were counted. */
-  written: string[];
+  /** Questions written by the user's live writes since they were counted, with the state each write left. */
+  written: Map<string, StudyStateRow>;
 }
 
-/** A kept entry ends after this many written questions (the page counts each again). */
-const KEPT_WRITTEN_MAX = 32;
+/** A kept entry ends after this many written questions. */
+const KEPT_WRITTEN_MAX = 64;
 
 const daySizes = new WeakMap<DuePageCache, LRUCache<string, KeptDaySizes>>();
 
@@ -116,12 +117,16 @@ export function keepDaySizes(cache: DuePageCache, userId: string, sizes: KeptDay
   daySizesFor(cache).set(userId, sizes);
 }
 
-/** The user's kept sizes if they are of this day and still hold at `now`. */
-export function keptDaySizesOf(
+/**
+ * The user's kept sizes if they are of this day and still hold at `now`: reviews due and questions
+ * introduced today with the written questions counted as the full statement would count their states
+ * now (due-page.service.ts, poolSegments), and the version they are of.
+ */
+export function keptDaySizesAt(
   cache: DuePageCache,
   userId: string,
   day: { dayStart: number; newLimit: number; now: number },
-): KeptDaySizes | undefined {
+): Pick<KeptDaySizes, "version" | "reviewed" | "hand" | "ownOlder" | "introduced"> | undefined {
   const kept = daySizes.get(cache)?.get(userId);
   if (!kept) return undefined;
   if (
@@ -132,7 +137,14 @@ export function keptDaySizesOf(
   ) {
     return undefined;
   }
-  return kept;
+  let reviewed = kept.reviewed;
+  let introduced = kept.introduced;
+  for (const state of kept.written.values()) {
+    const due = state.dueAt?.getTime();
+    if (state.available && !state.leech && (due === undefined || due <= day.now)) reviewed += 1;
+    if (state.introducedAt && state.introducedAt.getTime() >= kept.dayStart) introduced += 1;
+  }
+  return { version: kept.version, reviewed, hand: kept.hand, ownOlder: kept.ownOlder, introduced };
 }
 
 /** How many pages were read with kept sizes (the tests check that they were). */
@@ -141,7 +153,7 @@ export const keptSizePages = { count: 0 };
 /**
  * Called by the study writer's live path after an answer or a rating of `userId` committed on `db`:
  * the version its statement found, the reviews it wrote, the question, and the user's state of it
- * before the write. A write that found another version than the kept one (a write elsewhere came
+ * before and after the write. A write that found another version than the kept one (a write elsewhere came
  * between) ends the entry; else the question leaves the kept counts as the full statement had counted
  * it, and the version moves on by what the write added.
  */
@@ -153,6 +165,7 @@ export function noteLiveStudyWrite(
     reviewsWritten: number;
     question: Pick<StoredQuestion, "id" | "creatorId" | "byHand" | "createdAt">;
     before: StudyStateRow | null;
+    after: StudyStateRow;
   },
 ): void {
   const cache = caches.get(db);
@@ -165,8 +178,8 @@ export function noteLiveStudyWrite(
     return;
   }
   const { question, before } = write;
-  if (!kept.written.includes(question.id)) {
-    if (kept.written.length >= KEPT_WRITTEN_MAX) {
+  if (!kept.written.has(question.id)) {
+    if (kept.written.size >= KEPT_WRITTEN_MAX) {
       byUser!.delete(userId);
       return;
     }
@@ -184,7 +197,7 @@ export function noteLiveStudyWrite(
       if (question.byHand && question.createdAt.getTime() >= kept.dayStart) kept.hand -= 1;
       else kept.ownOlder -= 1;
     }
-    kept.written.push(question.id);
   }
+  kept.written.set(question.id, write.after);
   kept.version = versionAfterLiveWrite(write.versionBefore, write.reviewsWritten);
 }

@@ -13,7 +13,7 @@ import { programBankOf, questionJsonSql } from "../questions/question-json";
 import {
   duePageCacheOf,
   keepDaySizes,
-  keptDaySizesOf,
+  keptDaySizesAt,
   keptSizePages,
   studyWritesOf,
   type DuePageCache,
@@ -37,12 +37,11 @@ const ph = {
   offset: sql.placeholder("offset"),
   newLimit: sql.placeholder("newLimit"),
   dayStart: sql.placeholder("dayStart"),
-  // Kept day sizes (decision 429): the counts without the written questions, and those questions.
+  // Kept day sizes (decision 429).
   keptReviewed: sql.placeholder("keptReviewed"),
   keptHand: sql.placeholder("keptHand"),
   keptOwnOlder: sql.placeholder("keptOwnOlder"),
   keptIntroduced: sql.placeholder("keptIntroduced"),
-  written: sql.placeholder("written"),
 };
 
 type DueParams = {
@@ -208,30 +207,14 @@ function dayCtesSql(
     .select({ n: sql<number>`count(*)::int` })
     .from(studyStates)
     .where(and(eq(studyStates.userId, ph.userId), introducedToday));
-  // The written questions' states as they are now, counted as the full count would: primary key
-  // lookups (a condition of the due-order index's would have the planner scan all the user's reviews).
-  const writtenNow = db
-    .select({
-      reviewed: sql<number>`(count(*) filter (where ${where.reviewed}))::int`.as("reviewed"),
-      introduced: sql<number>`(count(*) filter (where ${introducedToday}))::int`.as("introduced"),
-    })
-    .from(studyStates)
-    .where(
-      and(
-        eq(studyStates.userId, ph.userId),
-        sql`${studyStates.questionId} = any(${ph.written}::uuid[])`,
-      ),
-    );
   const counted =
     opts.source === "counted"
       ? sql`select (${reviewed}) as reviewed, own.hand, own.older as own_older,
                  (${introduced}) as introduced
             from (select (count(*) filter (where hand))::int as hand,
                          (count(*) filter (where not hand))::int as older from own_new) as own`
-      : sql`select ${ph.keptReviewed}::int + written.reviewed as reviewed,
-                 ${ph.keptHand}::int as hand, ${ph.keptOwnOlder}::int as own_older,
-                 ${ph.keptIntroduced}::int + written.introduced as introduced
-            from (${writtenNow}) as written`;
+      : sql`select ${ph.keptReviewed}::int as reviewed, ${ph.keptHand}::int as hand,
+                 ${ph.keptOwnOlder}::int as own_older, ${ph.keptIntroduced}::int as introduced`;
   const publicNew = sql`(select count(*)::int from shared_new)`;
   // Without a category, an index-only scan of questions_creator_keyed_idx (its INCLUDE columns). The
   // public pick is the 20 newest at most, its cap written as a constant (not a parameter): with the
@@ -451,7 +434,7 @@ async function duePageOf(
   const day = { dayStart: daily.dayStart.getTime(), newLimit: daily.newLimit, now };
   // The day's sizes kept from an earlier page (decision 429): the page without counting them again,
   // if the user's version is still theirs; otherwise the full statement.
-  const sizes = cache && category === "" ? keptDaySizesOf(cache, opts.userId, day) : undefined;
+  const sizes = cache && category === "" ? keptDaySizesAt(cache, opts.userId, day) : undefined;
   // A live write noted while the page is read moves the entry on: the page is checked against the
   // version its counts were of.
   const expected = sizes?.version;
@@ -463,7 +446,6 @@ async function duePageOf(
           keptHand: sizes.hand,
           keptOwnOlder: sizes.ownOlder,
           keptIntroduced: sizes.introduced,
-          written: `{${sizes.written.join(",")}}`,
         })
       )[0]
     : undefined;
@@ -481,7 +463,7 @@ async function duePageOf(
         hand: Number(row!.hand),
         ownOlder: Number(row!.ownOlder),
         introduced: Number(row!.introduced),
-        written: [],
+        written: new Map(),
       });
     }
   }

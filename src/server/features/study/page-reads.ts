@@ -52,7 +52,7 @@ function rowOf<T>(fields: ReturnType<typeof fieldsOf>, json: Record<string, unkn
 }
 
 /**
- * The page's reads as one JSON text, for the page's statement: `[user's row version, user's columns,
+ * The page's reads as one JSON text, for the page's statement: `[[user's row version, user's columns],
  * [[question id, question version, state version, question row, state row], …]]` in page order. Reads
  * `picked` (the page's ids and order) and the viewer `userId`.
  */
@@ -62,8 +62,8 @@ export function pageReadsSql(userId: SQL | Placeholder, order: SQL): SQL<string>
     sql`, `,
   );
   return sql<string>`(select json_build_array(
-      (select ${users}.xmin::text from ${users} where ${users.id} = ${userId}),
-      (select json_build_object(${userJson}) from ${users} where ${users.id} = ${userId}),
+      (select json_build_array(${users}.xmin::text, json_build_object(${userJson}))
+         from ${users} where ${users.id} = ${userId}),
       coalesce(json_agg(json_build_array(${questions.id}, ${questions}.xmin::text, ${studyStates}.xmin::text,
         to_jsonb(${questions}) - 'search_text', to_json(${studyStates})) order by ${order}), '[]'))::text
     from picked
@@ -72,8 +72,7 @@ export function pageReadsSql(userId: SQL | Placeholder, order: SQL): SQL<string>
 }
 
 type PageReadsJson = [
-  string | null,
-  Record<string, unknown> | null,
+  [string, Record<string, unknown>] | null,
   [string, string, string | null, Record<string, unknown>, Record<string, unknown> | null][],
 ];
 
@@ -101,9 +100,10 @@ export function keepPageReads(db: Db, userId: string, text: string): void {
 }
 
 function parse(text: string): Map<string, PageRead> {
-  const [userVersion, userJson, rows] = JSON.parse(text) as PageReadsJson;
+  const [userRow, rows] = JSON.parse(text) as PageReadsJson;
   const out = new Map<string, PageRead>();
-  if (userVersion === null || userJson === null) return out;
+  if (userRow === null) return out;
+  const [userVersion, userJson] = userRow;
   const user = rowOf<PageRead["user"]>(userFields, userJson);
   for (const [id, questionVersion, stateVersion, question, state] of rows) {
     out.set(id, {

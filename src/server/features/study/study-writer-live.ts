@@ -284,6 +284,7 @@ function noteWrite(
     reviewsWritten: Number(row.reviews_written),
     question,
     before,
+    after: stateRowOf(row),
   });
 }
 
@@ -429,7 +430,6 @@ function jsonWithFreshParts(
 
 /** How many answers were written from the due page's read (the tests check that they were). */
 export const pageReadAnswers = { count: 0 };
-
 
 /**
  * recordAnswer's live path: the same checks and the same writes, or undefined for the locking

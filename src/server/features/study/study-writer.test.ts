@@ -19,6 +19,8 @@ const ALLOWED: Record<string, string> = {
   // The writer's live path (decision 398): the same writes in one guarded statement each, called
   // only by the writer, which runs its locking transaction whenever the live path declines.
   "features/study/study-writer-live.ts": "the writer's live path",
+  // Its statements' text (decisions 427-430), run only by study-writer-live.ts.
+  "features/study/live-statements.ts": "the live path's statements",
   // Benchmark data: millions of reviews and states generated in one SQL statement, no one's answers.
   "features/seed/synthetic.ts": "synthetic benchmark data",
 };
