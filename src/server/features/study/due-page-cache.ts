@@ -33,7 +33,7 @@ export type DuePageCache = VersionedCache<CachedDuePage>;
 export function newDuePageCache(maxBytes = DUE_PAGE_CACHE_BYTES): DuePageCache {
   return new VersionedCache<CachedDuePage>(4096, {
     maxWeight: maxBytes,
-    weigh: (page) => page.json.length * 2,
+    weigh: (page) => (page.json.length + (page.reads?.length ?? 0)) * 2,
   });
 }
 

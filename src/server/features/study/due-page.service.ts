@@ -167,8 +167,8 @@ const newestFirst = [
 const handToday = sql`(${questions.byHand} and ${questions.createdAt} >= ${ph.dayStart}::timestamptz)`;
 
 /**
- * Where the day's sizes come from: counted, or the kept counts (decision 429) with the questions the
- * user's own live writes touched since counted again from their states as they are now.
+ * Where the day's sizes come from: counted, or given as parameters (decision 429: the kept counts, the
+ * questions the user's own live writes touched since counted from the states those writes left).
  */
 type SizeSource = "counted" | "kept";
 

@@ -82,15 +82,27 @@ interface KeptPage {
   parsed?: Map<string, PageRead>;
 }
 
+/** At most this much read text is kept per process (UTF-16 code units × 2), oldest first out. */
+const PAGE_READS_BYTES = 8 * 1024 * 1024;
+
 /**
- * Per database handle, each user's latest page. A few thousand users studying at once fit; an
- * hour-old page is not worth its memory.
+ * Per database handle, each user's latest page. A few thousand users studying at once fit (a page of
+ * one question is about 2 KB); an hour-old page is not worth its memory.
  */
 const pages = new WeakMap<Db, LRUCache<string, KeptPage>>();
 
 function pagesOf(db: Db): LRUCache<string, KeptPage> {
   let kept = pages.get(db);
-  if (!kept) pages.set(db, (kept = new LRUCache({ max: 4096, ttl: 60 * 60 * 1000 })));
+  if (!kept) {
+    kept = new LRUCache<string, KeptPage>({
+      max: 4096,
+      ttl: 60 * 60 * 1000,
+      maxSize: PAGE_READS_BYTES,
+      // A page larger than the whole budget is not kept at all.
+      sizeCalculation: (page) => Math.max(1, page.text.length * 2),
+    });
+    pages.set(db, kept);
+  }
   return kept;
 }
 
