@@ -11,7 +11,7 @@ import { CasingCache } from "drizzle-orm/casing";
 import { LRUCache } from "lru-cache";
 import type { Db } from "../../db/client";
 import { questions, studyStates, users, type StudyStateRow } from "../../db/schema";
-import type { StoredQuestion } from "../questions/question-json";
+import { questionColumns, type StoredQuestion } from "../questions/question-json";
 import { writerUserFields, type writerContextOf } from "./study-writer-context";
 
 /** One question's rows as a statement read them: the due page's, or the live path's own read. */
@@ -26,7 +26,6 @@ export interface PageRead {
   user: Parameters<typeof writerContextOf>[0];
 }
 
-const { searchText: _searchText, ...questionColumns } = getTableColumns(questions);
 const stateColumns = getTableColumns(studyStates);
 const userColumns = writerUserFields(users);
 
