@@ -1,9 +1,9 @@
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DIFFICULTY } from "../../../core/constants";
 import { recallAfter } from "../../../core/srs/exam-plan";
 import { answerOffline, settleInCopy } from "../../../web/offline/local-study";
-import { studyStates, users } from "../../db/schema";
+import { questions, studyStates, users } from "../../db/schema";
 import { createHarness, type Harness, type TestUser } from "../../test/harness";
 import { addQuestion, studyStateOf } from "./test-fixtures";
 
@@ -159,6 +159,45 @@ describe("load balancing on a live rating", () => {
     const placed = (await studyStateOf(h.db.db, on.user.id, q2.id))!;
     expect(placed.intervalDays).not.toBe(own);
     expect(Math.abs(placed.intervalDays - own)).toBeLessThanOrEqual(Math.ceil(own * 0.15) + 1);
+  });
+
+  it("weighs only what the daily list can show: not leeches, not questions gone from view", async () => {
+    const off = await fsrsUser({ loadBalance: false });
+    const q = await studied(off);
+    await off.caller.study.rate({ questionId: q.id, difficulty: DIFFICULTY.EASY });
+    const own = (await studyStateOf(h.db.db, off.user.id, q.id))!.intervalDays;
+    expect(own).toBeGreaterThanOrEqual(3);
+
+    const on = await fsrsUser({ loadBalance: true });
+    const crowded = new Date(NOW.getTime() + own * DAY);
+    const owner = await h.user();
+    for (let i = 0; i < 6; i++) {
+      // Half suspended as leeches, half another resident's questions that are no longer shared.
+      const filler = await addQuestion(h.db.db, i % 2 ? owner.user.id : on.user.id, {
+        isPublic: i % 2 === 1,
+      });
+      await h.db.db.insert(studyStates).values({
+        userId: on.user.id,
+        questionId: filler.id,
+        dueAt: crowded,
+        lastReviewedAt: NOW,
+        intervalDays: own,
+        leech: i % 2 === 0,
+      });
+      if (i % 2) {
+        await h.db.db.update(questions).set({ isPublic: false }).where(eq(questions.id, filler.id));
+      }
+    }
+    const hidden = await h.db.db
+      .select({ available: studyStates.available, leech: studyStates.leech })
+      .from(studyStates)
+      .where(and(eq(studyStates.userId, on.user.id), eq(studyStates.dueAt, crowded)));
+    expect(hidden).toHaveLength(6);
+    expect(hidden.every((s) => s.leech || !s.available)).toBe(true);
+
+    const q2 = await studied(on);
+    await on.caller.study.rate({ questionId: q2.id, difficulty: DIFFICULTY.EASY });
+    expect((await studyStateOf(h.db.db, on.user.id, q2.id))!.intervalDays).toBe(own);
   });
 });
 

@@ -8,10 +8,11 @@ import type { StudyState } from "../../../core/srs";
 import type { SchedulerSettings } from "../../../core/srs/fsrs";
 import { placeAfterReview, placementWindow } from "../../../core/srs/exam-plan";
 import type { Db } from "../../db/client";
-import { rowsOf } from "../../db/migrate";
+import { queryRowsNamed } from "../../db/raw";
 /**
  * Reviews due per local day in [from, to) for the user, other than `exceptQuestion`: the loads the
- * load balancer reads (one range scan of the (user_id, due_at) index).
+ * load balancer reads. Only states the daily list can show count (not leeches, not questions the
+ * user can no longer see), so the count is one range of the due-order index (decision 431).
  */
 export async function dueLoads(
   tx: Db,
@@ -20,14 +21,17 @@ export async function dueLoads(
   timeZone: string,
   exceptQuestion: string | null,
 ): Promise<Map<string, number>> {
-  const result = await tx.execute(sql`
-    SELECT to_char(due_at AT TIME ZONE ${timeZone}, 'YYYY-MM-DD') AS day, count(*)::int AS n
+  const list = await queryRowsNamed<{ day: string; n: number }>(
+    tx,
+    sql`
+    SELECT to_char(due_at AT TIME ZONE ${timeZone}::text, 'YYYY-MM-DD') AS day, count(*)::int AS n
     FROM study_states
-    WHERE user_id = ${userId} AND due_at >= ${window.from.toISOString()}::timestamptz
+    WHERE user_id = ${userId}::uuid AND available AND NOT leech
+      AND due_at >= ${window.from.toISOString()}::timestamptz
       AND due_at < ${window.to.toISOString()}::timestamptz
-      ${exceptQuestion ? sql`AND question_id <> ${exceptQuestion}` : sql``}
-    GROUP BY 1`);
-  const list = rowsOf<{ day: string; n: number }>(result);
+      AND question_id IS DISTINCT FROM ${exceptQuestion}::uuid
+    GROUP BY 1`,
+  );
   return new Map(list.map((r) => [r.day, Number(r.n)]));
 }
 
