@@ -25,7 +25,10 @@ export async function startBuiltServer(opts: {
   timeoutMs?: number;
 }): Promise<BuiltServer> {
   const base = `http://127.0.0.1:${opts.port}`;
-  const child = spawn(process.execPath, [path.join(opts.root, "dist", "server", "main.js")], {
+  // BUILT_SERVER_NODE_FLAGS: more Node flags for the server (`--cpu-prof --cpu-prof-dir=…` for a profile).
+  const extra = (process.env.BUILT_SERVER_NODE_FLAGS ?? "").split(" ").filter(Boolean);
+  const main = path.join(opts.root, "dist", "server", "main.js");
+  const child = spawn(process.execPath, [...extra, main], {
     cwd: opts.root,
     env: {
       ...process.env,

@@ -265,7 +265,12 @@ async function figuresAndCounts(
 // ---------------------------------------------------------------------------------------------------
 // The server's mean per category: every user sharing usage data (the rankings' cohort, decision 025),
 // each with at least five answers in the category, the mean of their accuracies. Other users' figures:
-// kept between requests like the rankings' cohort where the server keeps that (decision 260).
+// kept between requests where the server keeps the rankings' cohort (decision 260), for a minute at
+// least: one answer moves a mean over thousands of users by nothing a director could read, and at the
+// specialty's size its read costs 80 ms of the database every time (decision 432).
+
+/** The least the server's means are kept for, when the server keeps the cohort at all. */
+export const SERVER_MEANS_MIN_AGE_MS = 60_000;
 
 const serverMeanCaches = new WeakMap<Db, CohortCache<Record<string, CategoryMean>>>();
 
@@ -300,7 +305,10 @@ export async function serverCategoryMeans(
   const cohort = statsCachesOf(db)?.cohort;
   if (!cohort) return readServerMeans(db);
   let cache = serverMeanCaches.get(db);
-  if (!cache) serverMeanCaches.set(db, (cache = new CohortCache(cohort.maxAgeMs)));
+  if (!cache) {
+    cache = new CohortCache(Math.max(cohort.maxAgeMs, SERVER_MEANS_MIN_AGE_MS));
+    serverMeanCaches.set(db, cache);
+  }
   return cache.get(now.getTime(), () => readServerMeans(db));
 }
 

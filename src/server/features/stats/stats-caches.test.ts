@@ -27,6 +27,7 @@ import { createHarness, type Harness } from "../../test/harness";
 import { enableDuePageCache } from "../study/due-page-cache";
 import { computeDuePage, listDueQuestions } from "../study/study.service";
 import { addQuestion } from "../study/test-fixtures";
+import { serverCategoryMeans } from "../programs/program-report.service";
 import { resetStudyProgress } from "../users/users.service";
 import { enableStatsCaches, statsCachesOf } from "./stats-caches";
 import { comparativeStats, computeStudySummary, studySummary } from "./stats.service";
@@ -552,5 +553,28 @@ describe("the rankings with the cohort kept (decision 260)", () => {
     const after = await comparativeStats(db, at(t0 + 11_000));
     expect(after).toEqual(await comparativeFromLog(db, at(t0 + 11_000)));
     expect(after.timeBasedRanking.score).toBe(0);
+  });
+});
+
+describe("the server's means on the director's dashboard (decision 432)", () => {
+  it("are kept for a minute where the cohort is kept for less, then counted again", async () => {
+    const db = h.db.db;
+    const author = await h.user();
+    const qs = await Promise.all(
+      Array.from({ length: 5 }, () => addQuestion(db, author.user.id, { isPublic: true })),
+    );
+    // Far past any read an earlier test made: this one is fresh.
+    const t = Date.now() + 3_600_000;
+    const before = await serverCategoryMeans(db, new Date(t));
+    const newcomer = await h.user();
+    await db.update(users).set({ shareUsageData: true }).where(eq(users.id, newcomer.user.id));
+    for (const q of qs) {
+      await newcomer.caller.study.answer({ questionId: q.id, selected: ["B"], timeSpentMs: 5 });
+    }
+    // Twice the cohort's 5 s, and just before the minute: the means as read.
+    expect(await serverCategoryMeans(db, new Date(t + 10_000))).toEqual(before);
+    expect(await serverCategoryMeans(db, new Date(t + 59_000))).toEqual(before);
+    const after = await serverCategoryMeans(db, new Date(t + 61_000));
+    expect(after.Neuroscience!.members).toBe((before.Neuroscience?.members ?? 0) + 1);
   });
 });
