@@ -1,11 +1,10 @@
 import { and, asc, count, eq } from "drizzle-orm";
-import { DASHBOARD_TOP_CATEGORIES, RANKING_MIN_COHORT } from "../../../core/constants";
+import { DASHBOARD_TOP_CATEGORIES } from "../../../core/constants";
 import {
   categoryLabel,
   computeSessionStats,
   localDayKey,
   percent,
-  percentileRank,
   type SessionStats,
   studyStatsFromRollups,
   type StudyStats,
@@ -24,7 +23,19 @@ import {
   viewerFromRollups,
 } from "./rollups";
 import { PUBLIC_VERSION_ROW, userVersion, type VersionedCache } from "../../db/user-versions";
+import {
+  byAnswered,
+  levelCohort,
+  rankAmong,
+  rankedCohort,
+  rankIn,
+  type ComparativeData,
+  type RankedCohort,
+  type Scored,
+} from "./rankings";
 import { type CohortCache, statsCachesOf } from "./stats-caches";
+
+export type { ComparativeData } from "./rankings";
 
 export interface CategoryProgress {
   name: string;
@@ -216,69 +227,6 @@ export async function sessionStats(
 /** Days covered by the time-based ranking: a rolling week, the same for every time zone. */
 export const RANKING_WINDOW_DAYS = 7;
 
-export interface Ranking {
-  /** False while fewer than 5 other users share their data: every figure below is then null. */
-  available: boolean;
-  /** The viewer's percentile among the cohort; null when the viewer has not answered anything. */
-  percentile: number | null;
-  /** Users ranked: the sharing users with answers, plus the viewer when they have answers. */
-  totalUsers: number | null;
-  /** Mean of the cohort's scores (percent correct), one decimal. */
-  averageScore: number | null;
-  /** The viewer's own score (percent correct), shown even when rankings are not available. */
-  score: number | null;
-  /** How many other sharing users are needed before figures are shown. */
-  minimumOthers: number;
-}
-
-export interface ComparativeData {
-  overall: Ranking;
-  pgyLevel: Ranking & { level: string };
-  timeBasedRanking: Ranking & { period: "week"; days: number; since: string };
-}
-
-interface Scored {
-  userId: string;
-  pgyLevel: string;
-  answered: number;
-  correct: number;
-}
-
-/** Most answers first; the rankings' mean adds the scores in this order. */
-export function byAnswered(members: Scored[]): Scored[] {
-  return members.sort(
-    (a, b) => b.answered - a.answered || (a.userId < b.userId ? -1 : a.userId > b.userId ? 1 : 0),
-  );
-}
-
-const scoreOf = (s: Scored) => (s.correct / s.answered) * 100;
-
-export function rankAmong(viewerId: string, members: readonly Scored[]): Ranking {
-  const viewer = members.find((m) => m.userId === viewerId);
-  const others = members.filter((m) => m.userId !== viewerId);
-  const score = viewer ? Math.round(scoreOf(viewer)) : null;
-  if (others.length < RANKING_MIN_COHORT) {
-    return {
-      available: false,
-      percentile: null,
-      totalUsers: null,
-      averageScore: null,
-      score,
-      minimumOthers: RANKING_MIN_COHORT,
-    };
-  }
-  const everyone = viewer ? [...others, viewer] : others;
-  const mean = everyone.reduce((sum, m) => sum + scoreOf(m), 0) / everyone.length;
-  return {
-    available: true,
-    percentile: viewer ? percentileRank(scoreOf(viewer), others.map(scoreOf)) : null,
-    totalUsers: everyone.length,
-    averageScore: Math.round(mean * 10) / 10,
-    score,
-    minimumOthers: RANKING_MIN_COHORT,
-  };
-}
-
 /**
  * Real rankings only: the cohort is every user who turned on 'Share Anonymous Usage Data' and has
  * answered at least one question, plus the viewer. Score = percent of answers correct. With fewer
@@ -300,18 +248,26 @@ export async function comparativeStats(
     ]);
     let ranked = viewer.ranked;
     if (!ranked || ranked.others !== others || ranked.pgyLevel !== opts.pgyLevel) {
-      const withViewer = (members: readonly Scored[], own: Scored | null) => {
-        const out = members.filter((m) => m.userId !== opts.userId);
-        if (own) out.push(own);
-        return out;
+      // rankingsInOrder's figures over the prepared cohort, without a pass over it (decision 433).
+      const { userId, pgyLevel } = opts;
+      const data: ComparativeData = {
+        overall: rankIn(others.allTime, userId, viewer.allTime),
+        pgyLevel: {
+          ...rankIn(
+            pgyLevel ? levelCohort(others.allTime, pgyLevel) : NOBODY,
+            userId,
+            viewer.allTime,
+          ),
+          level: pgyLevel,
+        },
+        timeBasedRanking: {
+          ...rankIn(others.week, userId, viewer.week),
+          period: "week",
+          days: RANKING_WINDOW_DAYS,
+          since: since.toISOString(),
+        },
       };
-      const data = rankingsInOrder({
-        ...opts,
-        since,
-        allTime: withViewer(others.allTime, viewer.allTime),
-        week: withViewer(others.week, viewer.week),
-      });
-      ranked = viewer.ranked = { others, pgyLevel: opts.pgyLevel, data };
+      ranked = viewer.ranked = { others, pgyLevel, data };
     }
     const { data } = ranked;
     // The same rankings until the cohort or the viewer's figures change; only the week's start moves.
@@ -326,11 +282,14 @@ export async function comparativeStats(
   return rankings({ ...opts, since, allTime: cohort.allTime, week: cohort.since });
 }
 
+/** The sharing users, most answers first (byAnswered), prepared for every viewer's ranking. */
 interface SortedCohort {
-  /** Sharing users, most answers first (byAnswered). */
-  allTime: Scored[];
-  week: Scored[];
+  allTime: RankedCohort;
+  week: RankedCohort;
 }
+
+/** No other user: what a viewer without a PGY level is ranked among in their level. */
+const NOBODY = rankedCohort([]);
 
 interface KeptViewer {
   allTime: Scored | null;
@@ -367,7 +326,10 @@ async function keptViewer(
 async function sortedCohort(db: Db, since: Date): Promise<SortedCohort> {
   const cohort = await cohortFromRollups(db, { viewerId: PUBLIC_VERSION_ROW, since });
   await advanceAnswerWindow(db, { since, windowStart: cohort.windowStart });
-  return { allTime: byAnswered(cohort.allTime), week: byAnswered(cohort.since) };
+  return {
+    allTime: rankedCohort(byAnswered(cohort.allTime)),
+    week: rankedCohort(byAnswered(cohort.since)),
+  };
 }
 
 /** Where the week ranking starts for a request at `now`. */
