@@ -175,8 +175,9 @@ async function figuresAndCounts(
     ),
     queryRows<{ user_id: string; n: number }>(
       db,
+      // The due list's reviews (leeches are out of it): one range of its index per resident.
       sql`select s.user_id, count(*)::int n from study_states s ${members("s")}
-          where s.available and (s.due_at is null or s.due_at <= ${now}::timestamptz)
+          where s.available and not s.leech and (s.due_at is null or s.due_at <= ${now}::timestamptz)
           group by s.user_id`,
     ),
     // Per resident: the assignments aimed at them (the program or their class) and how many are done.

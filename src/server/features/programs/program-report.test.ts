@@ -62,7 +62,7 @@ interface Log {
 }
 const logged: Log[] = [];
 const sessionsAt = new Map<string, number[]>();
-const dueStates: { userId: string; dueAt: number | null }[] = [];
+const dueStates: { userId: string; dueAt: number | null; leech: boolean }[] = [];
 
 async function answers(user: TestUser, n: number, maxDaysAgo: number, accuracy: number) {
   const q = await addQuestion(h.db.db, user.user.id, { isPublic: false });
@@ -121,7 +121,7 @@ async function exam(user: TestUser, n: number, mockExamId: string | null, status
   await h.db.db.update(exams).set({ status }).where(eq(exams.id, e!.id));
 }
 
-async function states(user: TestUser, dueDaysFromNow: (number | null)[]) {
+async function states(user: TestUser, dueDaysFromNow: (number | null)[], leech = false) {
   for (const d of dueDaysFromNow) {
     const q = await addQuestion(h.db.db, user.user.id, { isPublic: false });
     const dueAt = d === null ? null : NOW.getTime() + d * DAY;
@@ -129,8 +129,9 @@ async function states(user: TestUser, dueDaysFromNow: (number | null)[]) {
       userId: user.user.id,
       questionId: q.id,
       dueAt: dueAt === null ? null : new Date(dueAt),
+      leech,
     });
-    dueStates.push({ userId: user.user.id, dueAt });
+    dueStates.push({ userId: user.user.id, dueAt, leech });
   }
 }
 
@@ -179,6 +180,8 @@ beforeAll(async () => {
   }
   await states(residents[0]!, [-3, -1, null, 2, 10]);
   await states(residents[1]!, [-20, 5]);
+  // A leech is out of the due list until it is reset, so out of the backlog too.
+  await states(residents[1]!, [-2], true);
   // Assignments: a study set for everyone (resident 0 completed it), a mock exam for PGY 1 (resident 1
   // submitted it, resident 3 still taking it), a closed one for PGY 2 counted too.
   const [m] = await h.db.db
@@ -291,7 +294,7 @@ function expectedRow(
     answered,
     accuracy: accuracyPercent(correct, answered),
     dueBacklog: dueStates.filter(
-      (s) => s.userId === r.user.id && (s.dueAt === null || s.dueAt <= NOW.getTime()),
+      (s) => s.userId === r.user.id && !s.leech && (s.dueAt === null || s.dueAt <= NOW.getTime()),
     ).length,
     assignmentsDone: done,
     assignmentsTotal: aimed,
