@@ -14,7 +14,7 @@ import { VersionedCache } from "../../db/user-versions";
  *
  * Once it is half its age the next request starts that read in the background and is answered from
  * what is kept, so under steady traffic no request waits for the cohort (at the specialty's size the
- * read takes 150-250 ms, decision 432); only one that finds it past `maxAgeMs` waits.
+ * read takes 60-300 ms, decision 432); only one that finds it past `maxAgeMs` waits.
  */
 export class CohortCache<T> {
   private value: T | undefined;

@@ -30,6 +30,7 @@ import {
   rankedCohort,
   rankIn,
   type ComparativeData,
+  type Ranking,
   type RankedCohort,
   type Scored,
 } from "./rankings";
@@ -250,23 +251,15 @@ export async function comparativeStats(
     if (!ranked || ranked.others !== others || ranked.pgyLevel !== opts.pgyLevel) {
       // rankingsInOrder's figures over the prepared cohort, without a pass over it (decision 433).
       const { userId, pgyLevel } = opts;
-      const data: ComparativeData = {
-        overall: rankIn(others.allTime, userId, viewer.allTime),
-        pgyLevel: {
-          ...rankIn(
-            pgyLevel ? levelCohort(others.allTime, pgyLevel) : NOBODY,
-            userId,
-            viewer.allTime,
-          ),
-          level: pgyLevel,
+      const level = pgyLevel ? levelCohort(others.allTime, pgyLevel) : NOBODY;
+      const data = comparative(
+        { pgyLevel, since },
+        {
+          overall: rankIn(others.allTime, userId, viewer.allTime),
+          level: rankIn(level, userId, viewer.allTime),
+          week: rankIn(others.week, userId, viewer.week),
         },
-        timeBasedRanking: {
-          ...rankIn(others.week, userId, viewer.week),
-          period: "week",
-          days: RANKING_WINDOW_DAYS,
-          since: since.toISOString(),
-        },
-      };
+      );
       ranked = viewer.ranked = { others, pgyLevel, data };
     }
     const { data } = ranked;
@@ -360,18 +353,30 @@ export function rankings(opts: RankingInput): ComparativeData {
  * viewer's place does not matter (rankAmong keeps the others' order and adds the viewer last).
  */
 function rankingsInOrder(opts: RankingInput): ComparativeData {
-  const { userId, pgyLevel, since, allTime, week } = opts;
+  const { userId, pgyLevel, allTime, week } = opts;
   const sameLevel = pgyLevel
     ? allTime.filter((m) => m.pgyLevel === pgyLevel || m.userId === userId)
     : allTime.filter((m) => m.userId === userId);
-  return {
+  return comparative(opts, {
     overall: rankAmong(userId, allTime),
-    pgyLevel: { ...rankAmong(userId, sameLevel), level: pgyLevel },
+    level: rankAmong(userId, sameLevel),
+    week: rankAmong(userId, week),
+  });
+}
+
+/** The answer's shape around the three rankings. */
+function comparative(
+  opts: { pgyLevel: string; since: Date },
+  ranked: { overall: Ranking; level: Ranking; week: Ranking },
+): ComparativeData {
+  return {
+    overall: ranked.overall,
+    pgyLevel: { ...ranked.level, level: opts.pgyLevel },
     timeBasedRanking: {
-      ...rankAmong(userId, week),
+      ...ranked.week,
       period: "week",
       days: RANKING_WINDOW_DAYS,
-      since: since.toISOString(),
+      since: opts.since.toISOString(),
     },
   };
 }
