@@ -25,8 +25,8 @@ test.describe("on a server with no accounts yet", () => {
 });
 
 async function journey(page: Page) {
-  // Two argon2id registrations and two sign-ins: 25 s on a busy machine.
-  test.setTimeout(60_000);
+  // Two argon2id registrations and two sign-ins: 25 s on a busy machine, over 60 s on a slow one.
+  test.setTimeout(120_000);
   const first = makeUser({ prefix: "admin" });
   const second = makeUser({ prefix: "resident", pgyLevel: "Fellow" });
 

@@ -50,7 +50,7 @@ test("a tutor exam: the explanation after each answer, the report, the incorrect
   user,
 }) => {
   void user;
-  test.setTimeout(60_000);
+  test.setTimeout(120_000);
   await addQuestions(page.request, 6);
   await page.goto("/");
   await page
@@ -219,7 +219,7 @@ test("the exam screens have no serious or critical accessibility violations (axe
   user,
 }) => {
   void user;
-  test.setTimeout(60_000);
+  test.setTimeout(120_000);
   await addQuestions(page.request, 5, { prefix: "Axe" });
   await page.goto("/exams");
   await expect(page.getByRole("heading", { level: 1, name: "Practice Exam" })).toBeVisible();

@@ -35,7 +35,7 @@ test("a flashcard studied and rated with the keyboard, and an image question, on
   page,
   user: _user,
 }) => {
-  test.setTimeout(60_000);
+  test.setTimeout(120_000);
   await page.setViewportSize({ width: 375, height: 812 });
   const { sha256 } = await trpcMutation<{ sha256: string }>(page.request, "imports.uploadMedia", {
     data: PNG_BASE64,
@@ -127,7 +127,7 @@ test("a flashcard rated Again offline syncs once as an incorrect review", async 
   context,
   user: _user,
 }) => {
-  test.setTimeout(60_000);
+  test.setTimeout(120_000);
   await page.setViewportSize({ width: 375, height: 812 });
   await trpcMutation(page.request, "study.updateScheduler", { scheduler: "sm2" });
   const card = await trpcMutation<{ _id: string }>(page.request, "questions.createFlashcard", {

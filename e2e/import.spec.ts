@@ -240,7 +240,7 @@ test("the dialog: batches with a percentage, Cancel, Manual Merge fields, anothe
   newApiContext,
 }) => {
   void user;
-  test.setTimeout(60_000);
+  test.setTimeout(120_000);
   const tag = `d${Date.now().toString(36)}`;
   const year = new Date().getFullYear();
   await page.goto("/import");

@@ -36,7 +36,7 @@ for (const width of [320, 375, 430]) {
       admin,
     }) => {
       void admin;
-      test.setTimeout(60_000);
+      test.setTimeout(120_000);
       await page.goto("/");
       await expect(page.getByRole("heading", { level: 1, name: "Dashboard" })).toBeVisible();
       const { entries, cut } = await barEntries(page);

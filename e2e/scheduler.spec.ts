@@ -25,7 +25,7 @@ test("switching the scheduler changes the next interval shown on the rating butt
   page,
   user,
 }) => {
-  test.setTimeout(60_000);
+  test.setTimeout(120_000);
   expect(user.username).toBeTruthy();
   await trpcMutation(page.request, "questions.create", {
     text: `Which neurotransmitter is depleted in Parkinson disease? [${stamp}]`,

@@ -262,7 +262,7 @@ test("PRITE scores: three years, summary and chart, edit one, delete one", async
   user,
 }) => {
   // Three forms, a chart, an edit and a delete: 20 s on a busy machine.
-  test.setTimeout(60_000);
+  test.setTimeout(120_000);
   expect(user.username).toBeTruthy();
 
   // The chart library is not part of the first page load.

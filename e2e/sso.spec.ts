@@ -96,7 +96,7 @@ async function throughProvider(page: Page, login: string): Promise<void> {
 test("a first sign-in asks the username and PGY level once, then reaches the Dashboard", async ({
   page,
 }) => {
-  test.setTimeout(60_000);
+  test.setTimeout(120_000);
   const login = `resident-${Date.now().toString(36)}`;
   provider.accounts.set(login, { email: `${login}@program.example`, email_verified: true });
   await page.goto("/login");
@@ -127,7 +127,7 @@ test("an existing account with the provider's verified email is linked with its 
   page,
   sso,
 }) => {
-  test.setTimeout(60_000);
+  test.setTimeout(120_000);
   const user = makeUser({ prefix: "linked" });
   const registered = await fetch(`${sso.server.url}/api/auth/register`, {
     method: "POST",

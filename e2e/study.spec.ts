@@ -60,7 +60,7 @@ test("study journey: three questions incl. multiple-correct, rate, finish, revie
   newContext,
 }) => {
   // Two devices and a dozen steps: over 20 s on a busy machine.
-  test.setTimeout(60_000);
+  test.setTimeout(120_000);
   for (const q of Object.values(QUESTIONS)) {
     await trpcMutation(page.request, "questions.create", { ...q, isPublic: false });
   }
