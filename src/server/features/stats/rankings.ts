@@ -44,19 +44,22 @@ export function byAnswered(members: Scored[]): Scored[] {
 
 export const scoreOf = (s: Scored) => (s.correct / s.answered) * 100;
 
+/** Too few others: only the viewer's own score. */
+const unavailable = (score: number | null): Ranking => ({
+  available: false,
+  percentile: null,
+  totalUsers: null,
+  averageScore: null,
+  score,
+  minimumOthers: RANKING_MIN_COHORT,
+});
+
 export function rankAmong(viewerId: string, members: readonly Scored[]): Ranking {
   const viewer = members.find((m) => m.userId === viewerId);
   const others = members.filter((m) => m.userId !== viewerId);
   const score = viewer ? Math.round(scoreOf(viewer)) : null;
   if (others.length < RANKING_MIN_COHORT) {
-    return {
-      available: false,
-      percentile: null,
-      totalUsers: null,
-      averageScore: null,
-      score,
-      minimumOthers: RANKING_MIN_COHORT,
-    };
+    return unavailable(score);
   }
   const everyone = viewer ? [...others, viewer] : others;
   const mean = everyone.reduce((sum, m) => sum + scoreOf(m), 0) / everyone.length;
@@ -149,14 +152,7 @@ export function rankIn(cohort: RankedCohort, viewerId: string, own: Scored | nul
   const others = n - mine.length;
   const score = own ? Math.round(scoreOf(own)) : null;
   if (others < RANKING_MIN_COHORT) {
-    return {
-      available: false,
-      percentile: null,
-      totalUsers: null,
-      averageScore: null,
-      score,
-      minimumOthers: RANKING_MIN_COHORT,
-    };
+    return unavailable(score);
   }
   // The others' scores added in order: the running sum up to the viewer's first place, then on.
   let sum: number;
