@@ -17,12 +17,16 @@
  *
  *   npx tsx bench/study-loop-bench.ts [--engine both|postgres|pglite] [--questions 50000]
  *        [--seconds 20] [--warmup 5] [--connections 32] [--users 256] [--only product|bare]
- *        [--rounds 1] [--no-record]
+ *        [--rounds 1] [--no-record] [--trace DIR]
  *
  * `--questions` sizes the synthetic bank as `prite seed --synthetic` does (1 user per 50 questions, 10
  * reviews per question); the seeded template (database `prite_loop_tpl_<n>`, folder
  * `$TMPDIR/prite-loop-tpl-<n>`) is kept for later runs (`--reseed` makes it again). The product server
  * runs from source with `npm start`'s Node flags (`--import tsx`: the same code, no build).
+ *
+ * `--trace DIR` writes each measured run's loops as `[start ms, loop ms]` to
+ * `DIR/<engine>-<target>-<round>.json`: when slow loops come together, or one connection's loops are
+ * slow one after another, the tail is the server's order of work, not the work (decision 434).
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
@@ -53,6 +57,7 @@ const { values: args } = parseArgs({
     port: { type: "string", default: "3991" },
     reseed: { type: "boolean", default: false },
     "no-record": { type: "boolean", default: false },
+    trace: { type: "string" },
   },
 });
 const ROOT = path.resolve(import.meta.dirname, "..");
@@ -301,7 +306,12 @@ function percentile(sorted: number[], p: number): number {
 }
 
 /** `CONNECTIONS` loops at a time for `seconds`, users taken in turn. */
-async function load(target: Target, users: LoopUser[], seconds: number): Promise<LoadResult> {
+async function load(
+  target: Target,
+  users: LoopUser[],
+  seconds: number,
+  trace?: number[][],
+): Promise<LoadResult> {
   let next = 0;
   const times: number[] = [];
   const bySched = { sm2: [] as number[], fsrs: [] as number[] };
@@ -317,6 +327,7 @@ async function load(target: Target, users: LoopUser[], seconds: number): Promise
         const outcome = await oneLoop(target, user).catch(() => "error" as const);
         const ms = performance.now() - t0;
         if (outcome === "ok") {
+          trace?.push([Math.round(t0 - started), Math.round(ms)]);
           times.push(ms);
           bySched[user.scheduler].push(ms);
         } else if (outcome === "empty") empty++;
@@ -392,8 +403,14 @@ async function measureTarget(
     const server0 = cpuSeconds(child.pid!);
     const pg0 = kind === "postgres" ? pgBackendSeconds() : new Map<number, number>();
     const self0 = process.cpuUsage();
-    const r = await load(target, users, Number(args.seconds));
+    const trace: number[][] | undefined = args.trace ? [] : undefined;
+    const r = await load(target, users, Number(args.seconds), trace);
     const self = process.cpuUsage(self0);
+    if (args.trace && trace) {
+      fs.mkdirSync(args.trace, { recursive: true });
+      const file = path.join(args.trace, `${kind}-${target}-${round}.json`);
+      fs.writeFileSync(file, JSON.stringify(trace));
+    }
     const server1 = cpuSeconds(child.pid!);
     let pg = 0;
     if (kind === "postgres") {

@@ -46,6 +46,12 @@ export interface CreateDbOptions {
 /** The embedded database's buffer pool (PostgreSQL's default is 128MB). */
 export const PGLITE_SHARED_BUFFERS = process.env.PGLITE_SHARED_BUFFERS || "16MB";
 
+/** The embedded database's turn slice (turn-slices.ts): the default, or a bench's number; 0 is off. */
+function turnSliceMs(setting: string | undefined): number | undefined {
+  const ms = setting ? Number(setting) : NaN;
+  return Number.isFinite(ms) && ms >= 0 ? ms : undefined;
+}
+
 /** Seconds before the next reconnect attempt: doubling from 50 ms, never more than 1 s. */
 export function reconnectDelaySeconds(retries: number): number {
   return Math.min(0.05 * 2 ** Math.max(0, retries), 1);
@@ -117,7 +123,8 @@ export async function createDb(opts: CreateDbOptions): Promise<DbHandle> {
       ],
     });
     // Each statement parsed and planned once, not on every call (pglite-named.ts, decision 401).
-    if (process.env.PGLITE_NAMED_STATEMENTS !== "0") await nameStatements(client);
+    if (process.env.PGLITE_NAMED_STATEMENTS !== "0")
+      await nameStatements(client, { sliceMs: turnSliceMs(process.env.PGLITE_TURN_SLICE_MS) });
     const db = drizzlePglite({ client, schema, casing: "snake_case" }) as unknown as Db;
     return {
       db,

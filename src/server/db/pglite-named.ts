@@ -12,6 +12,17 @@
  * Results are read by PGlite's own parser with the caller's options (drizzle's row mode and parsers).
  */
 import type { PGlite, QueryOptions, Results } from "@electric-sql/pglite";
+import { turnSlices, TURN_SLICE_MS, type TurnClock } from "./turn-slices";
+
+function concat(parts: Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}
 
 /** Statements kept at most; the least recently used one is closed beyond it. */
 const MAX_NAMED = 256;
@@ -28,10 +39,13 @@ interface PGliteInternals {
 }
 
 /**
- * Makes `client.query` keep a named statement per query text. Answers a function that puts the
- * original back (tests).
+ * Makes `client.query` keep a named statement per query text, its turns taken in the order requests
+ * arrived (turn-slices.ts). Answers a function that puts the original back (tests).
  */
-export async function nameStatements(client: PGlite): Promise<() => void> {
+export async function nameStatements(
+  client: PGlite,
+  turns: { sliceMs?: number; clock?: TurnClock } = {},
+): Promise<() => void> {
   const { protocol, parse } = await import("@electric-sql/pglite");
   const { serialize } = protocol;
   const pg = client as unknown as PGliteInternals;
@@ -80,9 +94,13 @@ export async function nameStatements(client: PGlite): Promise<() => void> {
     return result === STALE ? original<T>(text, params, options) : result;
   }
 
+  const turn = turnSlices(turns.sliceMs ?? TURN_SLICE_MS, turns.clock);
+
   async function namedOnce<T>(text: string, params: unknown[], options?: QueryOptions) {
     return pg._runExclusiveTransaction(() =>
       pg._runExclusiveQuery(async () => {
+        const wait = turn();
+        if (wait) await wait;
         const statement = await statementFor(text, options?.paramTypes);
         const values = params.map((value, i) => {
           if (value == null) return null;
@@ -90,21 +108,23 @@ export async function nameStatements(client: PGlite): Promise<() => void> {
           const serializer = options?.serializers?.[type] ?? pg.serializers[type];
           return serializer ? serializer(value) : String(value as string);
         });
-        const messages: BackendMessage[] = [];
-        let stale = false;
+        let messages: BackendMessage[];
+        // Bind, Describe, Execute and Sync in one call: PGlite runs every message of a buffer in turn.
         try {
-          messages.push(...(await step(serialize.bind({ statement: statement.name, values }))));
-          messages.push(...(await step(serialize.describe({ type: "P" }))));
-          messages.push(...(await step(serialize.execute({}))));
+          messages = await step(
+            concat([
+              serialize.bind({ statement: statement.name, values }),
+              serialize.describe({ type: "P" }),
+              serialize.execute({}),
+              serialize.sync(),
+            ]),
+          );
         } catch (err) {
           // "cached plan must not change result type": its tables changed shape since it was kept.
           if ((err as { code?: string }).code !== "0A000") throw err;
           named.delete(text);
-          stale = true;
-        } finally {
-          messages.push(...(await step(serialize.sync())));
+          return STALE;
         }
-        if (stale) return STALE;
         await pg.syncToFs();
         return parse.parseResults(messages as never, pg.parsers as never, options)[0] as Results<T>;
       }),
