@@ -148,7 +148,12 @@ export async function openDatabase(opts: GlobalOptions): Promise<DbHandle> {
       );
     }
   }
-  return createDb({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR, maxConnections: 4 });
+  return createDb({
+    databaseUrl: env.DATABASE_URL,
+    dataDir: env.DATA_DIR,
+    maxConnections: 4,
+    turnSliceMs: env.PGLITE_TURN_SLICE_MS,
+  });
 }
 
 /**

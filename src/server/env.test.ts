@@ -26,6 +26,7 @@ describe("loadEnv", () => {
       BACKUP_KEEP: 14,
       AUDIT_RETENTION_DAYS: 365,
       PGLITE_OPTIMIZE_WASM: false,
+      PGLITE_TURN_SLICE_MS: 20,
       OIDC_ALLOWED_DOMAINS: [],
       PASSWORD_SIGN_IN: "on",
     });
@@ -51,6 +52,16 @@ describe("loadEnv", () => {
     for (const bad of ["0", "1.5", "forever"]) {
       expect(() => loadEnv({ AUDIT_RETENTION_DAYS: bad })).toThrow(
         "AUDIT_RETENTION_DAYS: AUDIT_RETENTION_DAYS must be a whole number of at least 1",
+      );
+    }
+  });
+
+  it("reads the embedded database's turn slice as whole milliseconds, 0 for off (decision 434)", () => {
+    expect(loadEnv({ PGLITE_TURN_SLICE_MS: "0" }).PGLITE_TURN_SLICE_MS).toBe(0);
+    expect(loadEnv({ PGLITE_TURN_SLICE_MS: "50" }).PGLITE_TURN_SLICE_MS).toBe(50);
+    for (const bad of ["-1", "2.5", "1001", "fast"]) {
+      expect(() => loadEnv({ PGLITE_TURN_SLICE_MS: bad })).toThrow(
+        "PGLITE_TURN_SLICE_MS: PGLITE_TURN_SLICE_MS must be a whole number from 0 to 1000 (0: off)",
       );
     }
   });

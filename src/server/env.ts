@@ -2,6 +2,7 @@ import { isIP } from "node:net";
 import path from "node:path";
 import { z } from "zod";
 import { trimEndChars } from "../core/text";
+import { TURN_SLICE_MS } from "./db/turn-slices";
 
 const positiveInt = (name: string) =>
   z.coerce
@@ -183,6 +184,13 @@ const ZEnv = z.object({
     .enum(["0", "1", "false", "true"], { error: "PGLITE_OPTIMIZE_WASM must be 0 or 1" })
     .default("0")
     .transform((v) => v === "1" || v === "true"),
+  // Decision 434: how long queued statements run on the embedded database before new requests are read.
+  PGLITE_TURN_SLICE_MS: z.coerce
+    .number({ error: "PGLITE_TURN_SLICE_MS must be a whole number from 0 to 1000 (0: off)" })
+    .int("PGLITE_TURN_SLICE_MS must be a whole number from 0 to 1000 (0: off)")
+    .min(0, "PGLITE_TURN_SLICE_MS must be a whole number from 0 to 1000 (0: off)")
+    .max(1000, "PGLITE_TURN_SLICE_MS must be a whole number from 0 to 1000 (0: off)")
+    .default(TURN_SLICE_MS),
 });
 
 /** Said when WORKERS asks for several processes on the embedded database (docs/decisions/211). */

@@ -22,7 +22,11 @@ const PREPARE_ONLY = "PRITE_PREPARE_DATABASE_ONLY";
 async function openDatabase(env: Env, logger: Logger, migrate: boolean): Promise<DbHandle> {
   let handle: DbHandle | undefined;
   try {
-    handle = await createDb({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR });
+    handle = await createDb({
+      databaseUrl: env.DATABASE_URL,
+      dataDir: env.DATA_DIR,
+      turnSliceMs: env.PGLITE_TURN_SLICE_MS,
+    });
     if (migrate) await runMigrations(handle);
     return handle;
   } catch (err) {

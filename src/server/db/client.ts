@@ -41,16 +41,12 @@ export interface CreateDbOptions {
   /** In-memory PGlite (tests). */
   memory?: boolean;
   maxConnections?: number;
+  /** The embedded database's turn slice (PGLITE_TURN_SLICE_MS, turn-slices.ts); its default when unset. */
+  turnSliceMs?: number;
 }
 
 /** The embedded database's buffer pool (PostgreSQL's default is 128MB). */
 export const PGLITE_SHARED_BUFFERS = process.env.PGLITE_SHARED_BUFFERS || "16MB";
-
-/** The embedded database's turn slice (turn-slices.ts): the default, or a bench's number; 0 is off. */
-function turnSliceMs(setting: string | undefined): number | undefined {
-  const ms = setting ? Number(setting) : NaN;
-  return Number.isFinite(ms) && ms >= 0 ? ms : undefined;
-}
 
 /** Seconds before the next reconnect attempt: doubling from 50 ms, never more than 1 s. */
 export function reconnectDelaySeconds(retries: number): number {
@@ -124,7 +120,7 @@ export async function createDb(opts: CreateDbOptions): Promise<DbHandle> {
     });
     // Each statement parsed and planned once, not on every call (pglite-named.ts, decision 401).
     if (process.env.PGLITE_NAMED_STATEMENTS !== "0")
-      await nameStatements(client, { sliceMs: turnSliceMs(process.env.PGLITE_TURN_SLICE_MS) });
+      await nameStatements(client, { sliceMs: opts.turnSliceMs });
     const db = drizzlePglite({ client, schema, casing: "snake_case" }) as unknown as Db;
     return {
       db,

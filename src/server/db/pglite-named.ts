@@ -14,16 +14,6 @@
 import type { PGlite, QueryOptions, Results } from "@electric-sql/pglite";
 import { turnSlices, TURN_SLICE_MS, type TurnClock } from "./turn-slices";
 
-function concat(parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-}
-
 /** Statements kept at most; the least recently used one is closed beyond it. */
 const MAX_NAMED = 256;
 
@@ -112,7 +102,7 @@ export async function nameStatements(
         // Bind, Describe, Execute and Sync in one call: PGlite runs every message of a buffer in turn.
         try {
           messages = await step(
-            concat([
+            Buffer.concat([
               serialize.bind({ statement: statement.name, values }),
               serialize.describe({ type: "P" }),
               serialize.execute({}),
