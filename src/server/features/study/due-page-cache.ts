@@ -147,8 +147,8 @@ export function keptDaySizesAt(
   return { version: kept.version, reviewed, hand: kept.hand, ownOlder: kept.ownOlder, introduced };
 }
 
-/** How many pages were read with kept sizes (the tests check that they were). */
-export const keptSizePages = { count: 0 };
+/** How many pages were read with kept sizes, and of them of reviews alone (the tests check that they were). */
+export const keptSizePages = { count: 0, reviewsOnly: 0 };
 
 /**
  * Called by the study writer's live path after an answer or a rating of `userId` committed on `db`:

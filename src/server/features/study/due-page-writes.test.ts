@@ -259,6 +259,53 @@ describe("the day's sizes kept per user (decision 429)", () => {
     expect(keptSizePages.count - used).toBe(6);
   });
 
+  it("reads reviews alone once the day takes no new question, as a fresh read would (decision 435)", async () => {
+    const now = new Date("2026-06-04T15:00:00Z");
+    enableDuePageCache(h.db.db, newDuePageCache());
+    // Two new questions a day and none written by hand: after two answers the day's new slots are gone.
+    const { me } = await world(now, { newPerDay: 2, leechThreshold: 3 });
+    const userId = me.user.id;
+    // Enough reviews due for every step.
+    for (let i = 0; i < 8; i++) {
+      const q = await addQuestion(h.db.db, userId, { createdAt: new Date(2023, 5, 1 + i) });
+      await h.db.db.insert(studyStates).values({
+        userId,
+        questionId: q.id,
+        dueAt: new Date(now.getTime() - (i + 1) * HOUR),
+        introducedAt: new Date(2024, 0, 1),
+      });
+    }
+    const used = { ...keptSizePages };
+    let fresh = 0;
+    for (let step = 0; step < 8; step++) {
+      const page = await listDueQuestions(h.db.db, { userId, now, limit: 1 });
+      expect(plain(page)).toEqual(plain(await computeDuePage(h.db.db, { userId, now, limit: 1 })));
+      for (const paging of [{ limit: 20 }, { limit: 2, offset: 1 }]) {
+        const opts = { userId, now, ...paging };
+        expect(plain(await listDueQuestions(h.db.db, opts)), `step ${step}`).toEqual(
+          plain(await computeDuePage(h.db.db, opts)),
+        );
+      }
+      fresh += page.newCount;
+      // A new question first while the day has one, so that its slots run out.
+      const all = await listDueQuestions(h.db.db, { userId, now, limit: 20 });
+      const questionId = (all.questions.find((q) => q.studyData.length === 0) ?? page.questions[0]!)
+        ._id;
+      await recordAnswer(h.db.db, {
+        userId,
+        now,
+        input: { questionId, selected: [step % 2 ? "A" : "B"], timeSpentMs: 600 },
+      });
+      await rateQuestion(h.db.db, { userId, now, questionId, difficulty: step % 3 === 0 ? 0 : 1 });
+    }
+    // The first pages still took new questions; the later ones were of reviews alone, read with the kept sizes.
+    expect(fresh).toBeGreaterThan(0);
+    expect(keptSizePages.reviewsOnly - used.reviewsOnly).toBeGreaterThanOrEqual(4);
+    expect(keptSizePages.count - used.count).toBeGreaterThan(
+      keptSizePages.reviewsOnly - used.reviewsOnly,
+    );
+  });
+
   it("counts again after a write this process did not make: another process's answer, an edit, a new question", async () => {
     const now = new Date("2026-06-03T15:00:00Z");
     enableDuePageCache(h.db.db, newDuePageCache());
@@ -332,6 +379,7 @@ describe("the day's sizes kept per user (decision 429)", () => {
       const userId = me.user.id;
       const elsewhere = anotherProcess();
       const used = keptSizePages.count;
+      const usedReviews = keptSizePages.reviewsOnly;
       const steps: string[] = [];
       for (let step = 0; step < 40; step++) {
         const kind = pick([
@@ -382,6 +430,7 @@ describe("the day's sizes kept per user (decision 429)", () => {
         await expectFreshPages(userId, now, `seed ${seed}: ${steps.join(", ")}`);
       }
       expect(keptSizePages.count - used, `seed ${seed}`).toBeGreaterThan(10);
+      expect(keptSizePages.reviewsOnly - usedReviews, `seed ${seed}`).toBeGreaterThan(0);
       await h.db.db.update(questions).set({ isPublic: false });
     }
   });

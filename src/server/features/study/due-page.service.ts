@@ -18,6 +18,7 @@ import {
   studyWritesOf,
   type DuePageCache,
 } from "./due-page-cache";
+import { newSlotsToday, takeNew } from "../../../core/srs/daily";
 import { dailyInputs, examPaceFor, type DailyUser } from "./new-limit";
 import { duePage, type DuePage } from "./due-page-json";
 import { keepPageReads, pageReadsSql } from "./page-reads";
@@ -168,9 +169,10 @@ const handToday = sql`(${questions.byHand} and ${questions.createdAt} >= ${ph.da
 
 /**
  * Where the day's sizes come from: counted, or given as parameters (decision 429: the kept counts, the
- * questions the user's own live writes touched since counted from the states those writes left).
+ * questions the user's own live writes touched since counted from the states those writes left). With
+ * kept sizes that leave the day no new question ("reviews", decision 435), the page is of reviews alone.
  */
-type SizeSource = "counted" | "kept";
+type SizeSource = "counted" | "kept" | "reviews";
 
 /**
  * The day's list sizes (issue 34, decision 370) as CTEs, and the two pools they count, each read once
@@ -242,20 +244,52 @@ function dayCtesSql(
       )`;
 }
 
+/** The page's order: the interleaving keys, a review first on a tie. */
+const pageOrder = sql`picked.key, picked.kind`;
+
+/**
+ * The page's rows read once (decision 435): the question JSON the client gets and the writer's reads
+ * (page-reads.ts) aggregated over the same join of `picked` to its questions, their creators and the
+ * viewer's states. An aggregate, so one row even for an empty page.
+ */
+function pageRowsSql(): SQL {
+  return sql`(select coalesce(json_agg(${questionJsonSql(ph.userId)} order by ${pageOrder}), '[]')::text as json,
+         ${pageReadsSql(ph.userId, pageOrder)} as reads
+    from picked
+    join ${questions} on ${questions.id} = picked.id
+    join ${users} on ${users.id} = ${questions.creatorId}
+    left join ${studyStates} on ${studyStates.userId} = ${ph.userId}
+      and ${studyStates.questionId} = picked.id) as page_rows`;
+}
+
+/** What every page returns beside its sizes: the moment the next studied question falls due, and the user's version. */
+function pageTailSql(): SQL {
+  return sql`(select extract(epoch from min(${studyStates.dueAt}))::float8 * 1000 from ${studyStates}
+               where ${studyStates.userId} = ${ph.userId} and ${studyStates.available}
+                 and not ${studyStates.leech} and ${studyStates.dueAt} > ${ph.now}) as next_due,
+             ${userVersionSql(ph.userId)} as version`;
+}
+
 /**
  * The whole due page in one statement (issue 20): the day's sizes, the first `offset + limit` ids of
  * each kind in its own order, interleaved by the keys of `interleave` (src/core/srs/daily.ts: review i
  * of R at i/(R+1), new question j of N at j/(N+1), a review first on a tie), the page's rows as
  * question JSON built by PostgreSQL, aggregated into one JSON text in list order, and the moment the
  * next studied question falls due. One round trip, and the text goes out unparsed.
+ *
+ * "reviews": kept sizes under which the day takes no new question (decision 435). The page is the
+ * first reviews due, keyed as the full statement keys them with no new question, and its sizes are
+ * the parameters; nothing of the new pools is read.
  */
 function duePageQuery(db: Db, withCategory: boolean, source: SizeSource = "counted") {
   const statement =
-    source === "kept"
-      ? "due_page_day_kept"
-      : withCategory
-        ? "due_page_day_category"
-        : "due_page_day";
+    source === "reviews"
+      ? "due_page_reviews_kept"
+      : source === "kept"
+        ? "due_page_day_kept"
+        : withCategory
+          ? "due_page_day_category"
+          : "due_page_day";
   return prepared(db, statement, (d, name) => {
     const where = poolSegments(d, withCategory);
     const reach = sql`(${ph.offset}::int + ${ph.limit}::int)`;
@@ -276,14 +310,29 @@ function duePageQuery(db: Db, withCategory: boolean, source: SizeSource = "count
     )
       .where(where.reviewed)
       .orderBy(dueOrder);
-    // The own new questions and the public pick come from the CTEs the sizes counted (decision 428).
-    const oldestFirst = sql`o.created_at asc, o.id asc`;
-    const own = (today: boolean) => sql`select 1 as kind,
+    const rows = pageRowsSql();
+    let page: SQL;
+    if (source === "reviews") {
+      const reviews = sql`${ph.keptReviewed}::int`;
+      page = sql`with picked as materialized (
+        select p.id, p.kind, p.position::float8 / (${reviews} + 1) as key
+          from (${reviewed} limit least(${reviews}, ${reach})) as p
+         order by key, kind
+         limit ${ph.limit}::int offset ${ph.offset}::int
+      )
+      select ${reviews} as total, ${reviews} as reviews, 0 as fresh, ${ph.keptHand}::int as hand,
+             ${ph.keptOwnOlder}::int as own_older, ${ph.keptIntroduced}::int as introduced,
+             page_rows.json, ${pageTailSql()}, page_rows.reads
+        from ${rows}`;
+    } else {
+      // The own new questions and the public pick come from the CTEs the sizes counted (decision 428).
+      const oldestFirst = sql`o.created_at asc, o.id asc`;
+      const own = (today: boolean) => sql`select 1 as kind,
         row_number() over (order by ${oldestFirst}) as position, o.id as id
       from own_new as o where ${today ? sql`o.hand` : sql`not o.hand`} order by ${oldestFirst}`;
-    const newestFirstPick = sql`s.created_at desc nulls last, s.id desc nulls last`;
-    const size = (column: string) => sql`(select ${sql.raw(column)} from sizes)`;
-    const page = sql`with ${dayCtesSql(d, withCategory, { source, lazyPublic: true })},
+      const newestFirstPick = sql`s.created_at desc nulls last, s.id desc nulls last`;
+      const size = (column: string) => sql`(select ${sql.raw(column)} from sizes)`;
+      page = sql`with ${dayCtesSql(d, withCategory, { source, lazyPublic: true })},
       picked as materialized (
         select p.id, p.kind,
                case when p.kind = 0 then p.position::float8 / (${size("reviewed")} + 1)
@@ -303,23 +352,11 @@ function duePageQuery(db: Db, withCategory: boolean, source: SizeSource = "count
          order by key, kind
          limit ${ph.limit}::int offset ${ph.offset}::int
       )
-      select (select reviewed + fresh from sizes) as total,
-             (select reviewed from sizes) as reviews,
-             (select fresh from sizes) as fresh,
-             (select hand from sizes) as hand,
-             (select own_older from sizes) as own_older,
-             (select introduced from sizes) as introduced,
-             (select coalesce(json_agg(${questionJsonSql(ph.userId)} order by picked.key, picked.kind), '[]')::text
-                from picked
-                join ${questions} on ${questions.id} = picked.id
-                join ${users} on ${users.id} = ${questions.creatorId}
-                left join ${studyStates} on ${studyStates.userId} = ${ph.userId}
-                  and ${studyStates.questionId} = picked.id) as json,
-             (select extract(epoch from min(${studyStates.dueAt}))::float8 * 1000 from ${studyStates}
-               where ${studyStates.userId} = ${ph.userId} and ${studyStates.available}
-                 and not ${studyStates.leech} and ${studyStates.dueAt} > ${ph.now}) as next_due,
-             ${userVersionSql(ph.userId)} as version,
-             ${pageReadsSql(ph.userId, sql`picked.key, picked.kind`)} as reads`;
+      select sizes.reviewed + sizes.fresh as total, sizes.reviewed as reviews, sizes.fresh,
+             sizes.hand, sizes.own_older, sizes.introduced,
+             page_rows.json, ${pageTailSql()}, page_rows.reads
+        from sizes cross join ${rows}`;
+    }
     return d
       .select({
         total: sql<number>`page.total`,
@@ -438,9 +475,17 @@ async function duePageOf(
   // A live write noted while the page is read moves the entry on: the page is checked against the
   // version its counts were of.
   const expected = sizes?.version;
+  // Kept sizes that leave the day no new question whatever the public pick holds: reviews alone.
+  const reviewsOnly =
+    sizes !== undefined &&
+    takeNew(newSlotsToday(daily.newLimit, sizes.introduced), {
+      handWrittenToday: sizes.hand,
+      ownOlder: sizes.ownOlder,
+      publicNew: PUBLIC_NEW_IN_DUE_LIMIT,
+    }).total === 0;
   let row = sizes
     ? (
-        await duePageQuery(db, false, "kept").execute({
+        await duePageQuery(db, false, reviewsOnly ? "reviews" : "kept").execute({
           ...params,
           keptReviewed: sizes.reviewed,
           keptHand: sizes.hand,
@@ -449,8 +494,10 @@ async function duePageOf(
         })
       )[0]
     : undefined;
-  if (row && row.version === expected) keptSizePages.count += 1;
-  else {
+  if (row && row.version === expected) {
+    keptSizePages.count += 1;
+    if (reviewsOnly) keptSizePages.reviewsOnly += 1;
+  } else {
     [row] = await duePageQuery(db, category !== "").execute(params);
     if (cache && category === "") {
       keepDaySizes(cache, opts.userId, {

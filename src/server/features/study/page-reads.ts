@@ -51,23 +51,23 @@ function rowOf<T>(fields: ReturnType<typeof fieldsOf>, json: Record<string, unkn
 }
 
 /**
- * The page's reads as one JSON text, for the page's statement: `[[user's row version, user's columns],
- * [[question id, question version, state version, question row, state row], …]]` in page order. Reads
- * `picked` (the page's ids and order) and the viewer `userId`.
+ * The page's reads as one JSON text, an aggregate for the page's statement: `[[user's row version,
+ * user's columns], [[question id, question version, state version, question row, state row], …]]` in
+ * page order. It aggregates the rows of the statement's join of `picked` (the page's ids and order)
+ * to `questions` and, left, the viewer's `study_states`, the same rows the client's JSON is built
+ * from (due-page.service.ts), and reads the viewer `userId`'s own row.
  */
 export function pageReadsSql(userId: SQL | Placeholder, order: SQL): SQL<string> {
   const userJson = sql.join(
     userFields.map(({ name, column }) => sql`${sql.raw(`'${name}'`)}, ${column}`),
     sql`, `,
   );
-  return sql<string>`(select json_build_array(
+  // The subquery's own `users` is the viewer's row, whatever else the statement joins as users.
+  return sql<string>`json_build_array(
       (select json_build_array(${users}.xmin::text, json_build_object(${userJson}))
          from ${users} where ${users.id} = ${userId}),
       coalesce(json_agg(json_build_array(${questions.id}, ${questions}.xmin::text, ${studyStates}.xmin::text,
-        to_jsonb(${questions}) - 'search_text', to_json(${studyStates})) order by ${order}), '[]'))::text
-    from picked
-    join ${questions} on ${questions.id} = picked.id
-    left join ${studyStates} on ${studyStates.userId} = ${userId} and ${studyStates.questionId} = picked.id)`;
+        to_jsonb(${questions}) - 'search_text', to_json(${studyStates})) order by ${order}), '[]'))::text`;
 }
 
 type PageReadsJson = [
