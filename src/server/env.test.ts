@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { BACKUP_EVERY_MESSAGE, loadEnv, TRUST_PROXY_MESSAGE, WORKERS_NEED_POSTGRES } from "./env";
+import { POOL_SIZE, serverPoolSize } from "./db/client";
 
 /** Issue 2: the environment is validated at boot, with clear errors naming the variable. */
 describe("loadEnv", () => {
@@ -64,6 +65,27 @@ describe("loadEnv", () => {
         "PGLITE_TURN_SLICE_MS: PGLITE_TURN_SLICE_MS must be a whole number from 0 to 1000 (0: off)",
       );
     }
+  });
+
+  it("reads PostgreSQL's pool size per process as a whole number from 1 to 100, unset by default (decision 436)", () => {
+    expect(loadEnv({}).DATABASE_POOL_SIZE).toBeUndefined();
+    expect(loadEnv({ DATABASE_POOL_SIZE: "16" }).DATABASE_POOL_SIZE).toBe(16);
+    for (const bad of ["0", "2.5", "101", "many"]) {
+      expect(() => loadEnv({ DATABASE_POOL_SIZE: bad })).toThrow(
+        "DATABASE_POOL_SIZE: DATABASE_POOL_SIZE must be a whole number from 1 to 100",
+      );
+    }
+  });
+
+  it("sizes a process's pool at two connections per core shared by the processes, from 3 to 10 (decision 436)", () => {
+    expect(serverPoolSize(2, 1)).toBe(4);
+    expect(serverPoolSize(4, 1)).toBe(8);
+    expect(serverPoolSize(16, 1)).toBe(POOL_SIZE.MAX);
+    expect(serverPoolSize(1, 1)).toBe(POOL_SIZE.MIN);
+    expect(serverPoolSize(8, 4)).toBe(4);
+    expect(serverPoolSize(2, 4)).toBe(POOL_SIZE.MIN);
+    // Whatever the machine reports, a usable pool.
+    expect(serverPoolSize(0, 0)).toBe(POOL_SIZE.MIN);
   });
 
   it("keeps PGlite's WebAssembly on the baseline compiler unless PGLITE_OPTIMIZE_WASM says 1 (issue 20 item 4)", () => {

@@ -184,6 +184,13 @@ const ZEnv = z.object({
     .enum(["0", "1", "false", "true"], { error: "PGLITE_OPTIMIZE_WASM must be 0 or 1" })
     .default("0")
     .transform((v) => v === "1" || v === "true"),
+  // Decision 436: each server process's PostgreSQL connections; unset, serverPoolSize's default.
+  DATABASE_POOL_SIZE: z.coerce
+    .number({ error: "DATABASE_POOL_SIZE must be a whole number from 1 to 100" })
+    .int("DATABASE_POOL_SIZE must be a whole number from 1 to 100")
+    .min(1, "DATABASE_POOL_SIZE must be a whole number from 1 to 100")
+    .max(100, "DATABASE_POOL_SIZE must be a whole number from 1 to 100")
+    .optional(),
   // Decision 434: how long queued statements run on the embedded database before new requests are read.
   PGLITE_TURN_SLICE_MS: z.coerce
     .number({ error: "PGLITE_TURN_SLICE_MS must be a whole number from 0 to 1000 (0: off)" })

@@ -1,13 +1,14 @@
 import { spawnSync } from "node:child_process";
 import cluster, { type Worker } from "node:cluster";
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import v8 from "node:v8";
 import pino, { type Logger } from "pino";
 import { aiConfigured, createAiModel } from "./ai/model";
 import { buildApp, serverLoggerOptions } from "./app";
 import { createSmtpMailer } from "./mail/mailer";
-import { createDb, DataDirLockedError, type DbHandle } from "./db/client";
+import { createDb, DataDirLockedError, serverPoolSize, type DbHandle } from "./db/client";
 import { MigrationError, runMigrations } from "./db/migrate";
 import { type Env, loadEnv, oidcSettings, projectRoot } from "./env";
 import { closeInSteps } from "./shutdown";
@@ -25,6 +26,8 @@ async function openDatabase(env: Env, logger: Logger, migrate: boolean): Promise
     handle = await createDb({
       databaseUrl: env.DATABASE_URL,
       dataDir: env.DATA_DIR,
+      maxConnections:
+        env.DATABASE_POOL_SIZE ?? serverPoolSize(os.availableParallelism(), env.WORKERS),
       turnSliceMs: env.PGLITE_TURN_SLICE_MS,
     });
     if (migrate) await runMigrations(handle);

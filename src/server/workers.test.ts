@@ -163,6 +163,27 @@ describe.skipIf(!url)("several server processes on one PostgreSQL", () => {
     expect(await b.exited).toBe(0);
   }, 180_000);
 
+  it("DATABASE_POOL_SIZE caps a process's connections to PostgreSQL; requests beyond it wait their turn (decision 436)", async () => {
+    const server = await startServer(databaseUrl, { DATABASE_POOL_SIZE: "2" });
+    const token = await register(server, "pooled");
+    const answers = await Promise.all(
+      Array.from({ length: 24 }, () => call(server, "GET", "/api/questions/due?limit=1", token)),
+    );
+    expect(answers.map((r) => r.status)).toEqual(Array(24).fill(200));
+    const admin = postgres(databaseUrl, { max: 1, onnotice: () => {} });
+    try {
+      const [row] = await admin<{ n: number }[]>`select count(*)::int as n from pg_stat_activity
+        where datname = ${dbName} and backend_type = 'client backend' and pid <> pg_backend_pid()`;
+      // The pool's two, and the connection that listens for session changes (decision 092).
+      expect(row!.n).toBeLessThanOrEqual(3);
+      expect(row!.n).toBeGreaterThanOrEqual(2);
+    } finally {
+      await admin.end();
+    }
+    server.child.kill("SIGTERM");
+    expect(await server.exited).toBe(0);
+  }, 180_000);
+
   it("WORKERS=2 serves one port from two processes and closes them all on SIGTERM", async () => {
     const cluster = await startServer(databaseUrl, { WORKERS: "2" });
     await within(60_000, async () => cluster.output().includes("with 2 server processes"));

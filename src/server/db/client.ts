@@ -45,6 +45,20 @@ export interface CreateDbOptions {
   turnSliceMs?: number;
 }
 
+/** A server process's PostgreSQL connections unless DATABASE_POOL_SIZE says (decision 436). */
+export const POOL_SIZE = { MIN: 3, MAX: 10 } as const;
+
+/**
+ * The default for each server process: about two connections per core of the machine, shared by its
+ * `workers` processes, never fewer than 3 (a slow import or backup holds one) nor more than the 10 that
+ * was the default before. More backends than that on a small machine only take turns on its cores: the
+ * study loop ran 22% faster on 2 cores with 4 connections than with 10 (bench/RESULTS.md, issue 35).
+ */
+export function serverPoolSize(cores: number, workers: number): number {
+  const share = Math.ceil((2 * Math.max(1, cores)) / Math.max(1, workers));
+  return Math.min(POOL_SIZE.MAX, Math.max(POOL_SIZE.MIN, share));
+}
+
 /** The embedded database's buffer pool (PostgreSQL's default is 128MB). */
 export const PGLITE_SHARED_BUFFERS = process.env.PGLITE_SHARED_BUFFERS || "16MB";
 
