@@ -29,6 +29,8 @@ interface Client {
 
 async function openClient(): Promise<Client> {
   if (process.env.DATABASE_URL) {
+    // 10 connections, its best on 2 cores: its writes are transactions of several round trips each,
+    // and with the product's 4 (decision 436) it ran 8-9% slower (bench/RESULTS.md, tenth session).
     const sql = postgres(process.env.DATABASE_URL, { max: 10, prepare: true, onnotice: () => {} });
     const runOn =
       (s: postgres.Sql): Run =>

@@ -37,7 +37,7 @@ import { parseArgs } from "node:util";
 import postgres from "postgres";
 import { sql } from "drizzle-orm";
 import { createSession } from "../src/server/auth/session";
-import { createDb, type DbHandle } from "../src/server/db/client";
+import { createDb, serverPoolSize, type DbHandle } from "../src/server/db/client";
 import { runMigrations } from "../src/server/db/migrate";
 import { queryRows } from "../src/server/db/raw";
 import { seedSynthetic } from "../src/server/features/seed/synthetic";
@@ -491,7 +491,7 @@ async function main() {
     "",
     `## Study loop (bench/study-loop-bench.ts, issue 35 item 1) — ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC`,
     "",
-    `- Machine: ${cpu.length} cores (${cpu[0]?.model.trim()}), ${(os.totalmem() / 2 ** 30).toFixed(0)} GB RAM, Node ${process.version}; synthetic bank ${USERS.toLocaleString("en-US")} users, ${QUESTIONS.toLocaleString("en-US")} questions, ${REVIEWS.toLocaleString("en-US")} reviews; ${CONNECTIONS} connections, ${LOOP_USERS} users in turn (half SM-2, half FSRS), ${args.warmup} s warm-up then ${args.seconds} s, a fresh copy of the database per target; the load generator runs on the same machine.`,
+    `- Machine: ${cpu.length} cores (${cpu[0]?.model.trim()}), ${(os.totalmem() / 2 ** 30).toFixed(0)} GB RAM, Node ${process.version}; synthetic bank ${USERS.toLocaleString("en-US")} users, ${QUESTIONS.toLocaleString("en-US")} questions, ${REVIEWS.toLocaleString("en-US")} reviews; ${CONNECTIONS} connections, ${LOOP_USERS} users in turn (half SM-2, half FSRS), ${args.warmup} s warm-up then ${args.seconds} s, a fresh copy of the database per target; the load generator runs on the same machine. PostgreSQL connections: the product's default for this machine, ${process.env.DATABASE_POOL_SIZE ?? serverPoolSize(os.availableParallelism(), 1)} (DATABASE_POOL_SIZE, decision 436); the bare server's 10.`,
     "- Loop = `GET /api/questions/due?limit=1` + `study.answer` + `study.rate` on its first question; p50/p99 are of whole loops. Goals: PostgreSQL ≥ 70% of the bare loop, p99 ≤ 100 ms; PGlite ≥ 150 loops/s, p99 ≤ 300 ms.",
     "",
     "| engine | round | target | loops/s | of the bare loop | p50 | p99 | p99 SM-2 / FSRS users | server CPU per loop | database CPU per loop | load generator CPU per loop | errors / empty pages | load average (1, 5, 15 min) before → after |",
