@@ -82,7 +82,9 @@ export async function createDb(opts: CreateDbOptions): Promise<DbHandle> {
       // Only named statements keep plans: the hot queries prepared once per handle
       // (src/server/db/prepared.ts). PostgreSQL would otherwise plan them again on every call (measured
       // 0.5-1 ms of the due page's 1.5 ms) though their generic plans are as good.
-      connection: { plan_cache_mode: "force_generic_plan" },
+      // No JIT (decision 437): a statement whose estimate passes jit_above_cost was compiled again on
+      // every call, 20-50 ms for reads that run in 10 (the rankings' cohort at 7,000 users).
+      connection: { plan_cache_mode: "force_generic_plan", jit: "off" },
     });
     const db = drizzlePostgres({ client, schema, casing: "snake_case" }) as unknown as Db;
     return {
