@@ -101,6 +101,11 @@ export interface BuildAppOptions {
    * every request. The server passes RANKING_COHORT_SECONDS.
    */
   rankingCohortMs?: number;
+  /**
+   * How long after the last request the cohort is still read ahead in the background (decision
+   * 438); omitted: only requests read it. The server passes COHORT_KEEP_WARM_MS.
+   */
+  rankingCohortKeepWarmMs?: number;
   /** The server's clock, read once per request and by the exam sweep; tests pass a fake one. */
   now?: () => Date;
   /** METRICS_TOKEN: `/metrics` wants it as a bearer token; unset, it answers this machine only. */
@@ -346,7 +351,12 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   // The dashboard's summary, checked against per-user versions the triggers keep, and the rankings'
   // cohort of other users (docs/decisions/260-dashboard-and-rankings-kept-between-requests.md).
   if (opts.statsCache !== false) {
-    enableStatsCaches(handle.db, { rankingCohortMs: opts.rankingCohortMs ?? 0 });
+    const clock = opts.now;
+    enableStatsCaches(handle.db, {
+      rankingCohortMs: opts.rankingCohortMs ?? 0,
+      cohortKeepWarmMs: opts.rankingCohortKeepWarmMs,
+      clock: clock ? () => clock().getTime() : undefined,
+    });
   }
   const makeContext = httpContextFactory(handle.db, config, sessionCache, opts.now);
 

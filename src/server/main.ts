@@ -15,6 +15,7 @@ import { closeInSteps } from "./shutdown";
 import { EXAM_SWEEP_INTERVAL_MS } from "./features/exams/deadline-sweep";
 import { serveClusterMetrics } from "./metrics";
 import { startScheduledBackups } from "./features/backup/schedule";
+import { COHORT_KEEP_WARM_MS } from "./features/stats/stats-caches";
 
 /** Set on the child that creates a new embedded database and leaves (see prepareEmbeddedDatabase). */
 const PREPARE_ONLY = "PRITE_PREPARE_DATABASE_ONLY";
@@ -100,6 +101,7 @@ async function runServer(env: Env, logger: Logger, opts: { migrate: boolean }): 
     allowedOrigins: env.ALLOWED_ORIGINS,
     sessionCacheMs: env.SESSION_CACHE_SECONDS * 1000,
     rankingCohortMs: env.RANKING_COHORT_SECONDS * 1000,
+    rankingCohortKeepWarmMs: COHORT_KEEP_WARM_MS,
     duePageCache: env.DUE_PAGE_CACHE,
     metricsToken: env.METRICS_TOKEN,
     examSweepMs: EXAM_SWEEP_INTERVAL_MS,

@@ -307,7 +307,7 @@ export async function serverCategoryMeans(
   if (!cohort) return readServerMeans(db);
   let cache = serverMeanCaches.get(db);
   if (!cache) {
-    cache = new CohortCache(Math.max(cohort.maxAgeMs, SERVER_MEANS_MIN_AGE_MS));
+    cache = new CohortCache(Math.max(cohort.maxAgeMs, SERVER_MEANS_MIN_AGE_MS), cohort.opts);
     serverMeanCaches.set(db, cache);
   }
   return cache.get(now.getTime(), () => readServerMeans(db));

@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { CohortCache } from "./stats-caches";
 
 /** Decision 432: the cohort is read again in the background from half its age, never served past it. */
@@ -98,5 +98,65 @@ describe("the cohort kept between requests", () => {
     expect(started).toHaveLength(2);
     started[1]!.resolve("v2");
     expect(await back).toBe("v2");
+  });
+
+  it("kept warm: read again each half age for a while after the last request, so a request after a lull does not wait (decision 438)", async () => {
+    vi.useFakeTimers();
+    try {
+      let clock = 0;
+      const cache = new CohortCache<string>(MAX_AGE, { keepWarmMs: 60_000, clock: () => clock });
+      const asked: number[] = [];
+      let n = 0;
+      const read = (at: number) => {
+        asked.push(at);
+        return Promise.resolve(`v${++n}`);
+      };
+      expect(await cache.get(0, read)).toBe("v1");
+      // A lull of 20 s: nobody asks, the timer reads at each half age, of its own moment.
+      for (let t = 0; t < 20_000; t += 500) {
+        clock += 500;
+        await vi.advanceTimersByTimeAsync(500);
+      }
+      expect(asked.length).toBeGreaterThanOrEqual(7);
+      expect(asked.slice(1).every((at) => at > 0 && at % (MAX_AGE / 2) === 0)).toBe(true);
+      // The request after the lull is answered at once from a read younger than half the age.
+      const before = asked.length;
+      expect(await cache.get(clock, read)).toBe(`v${n}`);
+      expect(asked).toHaveLength(before);
+      // A minute after the last request the timer stops: no more reads.
+      for (let t = 0; t < 70_000; t += 500) {
+        clock += 500;
+        await vi.advanceTimersByTimeAsync(500);
+      }
+      const stopped = asked.length;
+      clock += 30_000;
+      await vi.advanceTimersByTimeAsync(30_000);
+      expect(asked).toHaveLength(stopped);
+      expect(vi.getTimerCount()).toBe(0);
+      // Past its age again, a request waits for the read, and the timer starts again.
+      expect(await cache.get(clock, read)).toBe(`v${n}`);
+      expect(asked).toHaveLength(stopped + 1);
+      expect(vi.getTimerCount()).toBe(1);
+      cache.clear();
+      expect(vi.getTimerCount()).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("without keepWarmMs, reads only when a request asks", async () => {
+    vi.useFakeTimers();
+    try {
+      const cache = new CohortCache<string>(MAX_AGE);
+      const { started, read } = reads();
+      const first = cache.get(0, read);
+      started[0]!.resolve("v1");
+      await first;
+      await vi.advanceTimersByTimeAsync(60_000);
+      expect(started).toHaveLength(1);
+      expect(vi.getTimerCount()).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

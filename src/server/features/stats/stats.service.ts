@@ -244,7 +244,8 @@ export async function comparativeStats(
     // Other users' figures as read at most RANKING_COHORT_SECONDS ago, the viewer's own as of now
     // (decision 260): kept while their version holds, so the viewer always sees their answers counted.
     const [others, viewer] = await Promise.all([
-      cache.get(opts.now.getTime(), () => sortedCohort(db, since)),
+      // A background read (decision 438) is of its own moment's week.
+      cache.get(opts.now.getTime(), (at) => sortedCohort(db, rankingSince(new Date(at)))),
       keptViewer(db, caches.viewers as VersionedCache<KeptViewer>, opts.userId, opts.now),
     ]);
     let ranked = viewer.ranked;
